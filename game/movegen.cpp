@@ -1,0 +1,137 @@
+#include "game/movegen.h"
+
+#include <bit>
+
+namespace mora {
+namespace {
+
+constexpr std::int8_t point8(Point p) { return static_cast<std::int8_t>(p); }
+
+}  // namespace
+
+Bitboard Game::shootable(Bitboard cows) const {
+  if (!rules_.mill_protection) return cows;
+  Bitboard free = cows & ~board_->in_mills(cows);
+  return free ? free : cows;
+}
+
+bool Game::ply_counts(const Position& pos) const {
+  auto at_three = [&](Color c) { return pos.total(c) == 3; };
+  switch (rules_.ply_limit_scope) {
+    case PlyLimitScope::kAllPlies: return true;
+    case PlyLimitScope::kMovingPhase: return !pos.placing();
+    case PlyLimitScope::kBothAtThree: return at_three(kWhite) && at_three(kBlack);
+    case PlyLimitScope::kEitherAtThree: return at_three(kWhite) || at_three(kBlack);
+  }
+  return true;
+}
+
+// Shots are taken one at a time, each under the protection rule as the board then stands;
+// the game ends as soon as the opponent is down to two cows.
+void Game::add_shots(const Position& pos, Move move, int shots, MoveList& list) const {
+  const Color them = opposite(pos.side_to_move);
+  const Bitboard theirs = pos.cows[them];
+  if (!theirs) {  // nothing to shoot
+    list.push_back(move);
+    return;
+  }
+  if (!rules_.shot_mandatory) list.push_back(move);
+  const int their_total = pos.total(them);
+  std::array<Bitboard, kMaxPoints> paired{};  // paired[a] has bit b: pair {a, b} generated
+  for (Bitboard first = shootable(theirs); first; first &= first - 1) {
+    const Point a = std::countr_zero(first);
+    const Bitboard after = theirs & ~bit(a);
+    if (shots == 1 || their_total - 1 <= 2 || !after) {
+      Move m = move;
+      m.shots = {point8(a), kNoPoint};
+      list.push_back(m);
+      continue;
+    }
+    for (Bitboard second = shootable(after); second; second &= second - 1) {
+      const Point b = std::countr_zero(second);
+      const Point lo = std::min(a, b), hi = std::max(a, b);
+      if (paired[lo] & bit(hi)) continue;
+      paired[lo] |= bit(hi);
+      Move m = move;
+      m.shots = {point8(lo), point8(hi)};
+      list.push_back(m);
+    }
+  }
+}
+
+void Game::generate(const Position& pos, MoveList& list) const {
+  list.clear();
+  const Color us = pos.side_to_move;
+  if (pos.total(us) <= 2) return;
+  const Bitboard empty = board_->all_points() & ~pos.occupied();
+  const Bitboard ours = pos.cows[us];
+  auto emit = [&](Point from, Point to) {
+    const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
+    const int mills = board_->mills_formed(after, to);
+    Move m{point8(from), point8(to), {kNoPoint, kNoPoint}};
+    if (mills == 0)
+      list.push_back(m);
+    else
+      add_shots(pos, m, mills >= 2 ? rules_.shots_per_double_mill : 1, list);
+  };
+  if (pos.in_hand[us] > 0) {
+    for (Bitboard to = empty; to; to &= to - 1) emit(kNoPoint, std::countr_zero(to));
+  } else if (pos.in_hand[opposite(us)] == 0) {
+    const bool flying = flies(pos, us);
+    for (Bitboard from = ours; from; from &= from - 1) {
+      const Point f = std::countr_zero(from);
+      for (Bitboard to = flying ? empty : board_->neighbours(f) & empty; to; to &= to - 1)
+        emit(f, std::countr_zero(to));
+    }
+  }
+  if (list.empty() && !rules_.blocked_player_loses && pos.occupied() != board_->all_points())
+    list.push_back(Move{});
+}
+
+Position Game::make(const Position& pos, const Move& move) const {
+  Position next = pos;
+  const Color us = pos.side_to_move;
+  const Color them = opposite(us);
+  bool mill = false;
+  if (!move.is_pass()) {
+    if (move.from == kNoPoint)
+      --next.in_hand[us];
+    else
+      next.cows[us] &= ~bit(move.from);
+    next.cows[us] |= bit(move.to);
+    mill = board_->forms_mill(next.cows[us], move.to);
+    for (std::int8_t s : move.shots)
+      if (s != kNoPoint) next.cows[them] &= ~bit(s);
+  }
+  const bool resets = mill && (rules_.shot_mandatory || move.num_shots() > 0);
+  next.plies_since_mill =
+      resets || !ply_counts(pos) ? 0 : static_cast<std::uint16_t>(pos.plies_since_mill + 1);
+  next.side_to_move = them;
+  return next;
+}
+
+Outcome Game::outcome(const Position& pos, bool apply_ply_limit) const {
+  if (pos.total(pos.side_to_move) <= 2) return Outcome::kLoss;
+  if (!pos.placing() && pos.occupied() == board_->all_points() && rules_.full_board_draw)
+    return Outcome::kDraw;
+  MoveList list;
+  generate(pos, list);
+  if (list.empty()) return Outcome::kLoss;
+  if (apply_ply_limit && rules_.ply_limit > 0 && pos.plies_since_mill >= rules_.ply_limit)
+    return Outcome::kDraw;
+  return Outcome::kOngoing;
+}
+
+std::uint64_t perft(const Game& game, const Position& pos, int depth) {
+  if (depth == 0) return 1;
+  const bool full = !pos.placing() && pos.occupied() == game.board().all_points();
+  if (full && game.rules().full_board_draw) return 0;
+  MoveList list;
+  game.generate(pos, list);  // empty when the side to move is down to two cows or blocked
+  if (depth == 1) return static_cast<std::uint64_t>(list.size());
+  std::uint64_t nodes = 0;
+  for (const Move& m : list) nodes += perft(game, game.make(pos, m), depth - 1);
+  return nodes;
+}
+
+}  // namespace mora

@@ -1,0 +1,189 @@
+#include "game/notation.h"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+#include <vector>
+
+namespace mora {
+namespace {
+
+std::vector<std::string_view> split(std::string_view text, char sep) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = text.find(sep, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
+std::vector<std::string_view> fields(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    if (j > i) out.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+int parse_count(std::string_view field, std::string_view what, int max) {
+  int value = -1;
+  auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || ptr != field.data() + field.size() || value < 0 || value > max)
+    throw ParseError(std::string(what) + " must be a whole number from 0 to " +
+                     std::to_string(max) + ", got '" + std::string(field) + "'");
+  return value;
+}
+
+constexpr int kMaxCount = 9999;
+
+const char* const kDiagram =
+    "a7 ----------- d7 ----------- g7\n"
+    "|  \\           |            / |\n"
+    "|   b6 ------- d6 ------- f6  |\n"
+    "|   |  \\       |        / |   |\n"
+    "|   |   c5 --- d5 --- e5  |   |\n"
+    "|   |   |              |  |   |\n"
+    "a4 -b4 -c4            e4 -f4 -g4\n"
+    "|   |   |              |  |   |\n"
+    "|   |   c3 --- d3 --- e3  |   |\n"
+    "|   |  /       |        \\ |   |\n"
+    "|   b2 ------- d2 ------- f2  |\n"
+    "|  /           |            \\ |\n"
+    "a1 ----------- d1 ----------- g1\n";
+
+}  // namespace
+
+std::string to_string(const Board& board, const Move& move) {
+  if (move.is_pass()) return "pass";
+  std::string s;
+  if (move.from != kNoPoint) s += board.point_name(move.from) + "-";
+  s += board.point_name(move.to);
+  for (std::int8_t shot : move.shots)
+    if (shot != kNoPoint) s += "x" + board.point_name(shot);
+  return s;
+}
+
+Move parse_move(const Game& game, const Position& pos, std::string_view text) {
+  MoveList list;
+  game.generate(pos, list);
+  for (const Move& m : list)
+    if (to_string(game.board(), m) == text) return m;
+  // Accept two shots in either order.
+  auto parts = split(text, 'x');
+  if (parts.size() == 3) {
+    std::string swapped = std::string(parts[0]) + "x" + std::string(parts[2]) + "x" +
+                          std::string(parts[1]);
+    for (const Move& m : list)
+      if (to_string(game.board(), m) == swapped) return m;
+  }
+  for (auto part : split(text, 'x'))
+    for (auto name : split(part, '-'))
+      if (!game.board().find_point(name))
+        throw ParseError("unknown point '" + std::string(name) + "' in move '" +
+                         std::string(text) + "'");
+  throw ParseError("'" + std::string(text) + "' is not a legal move in this position");
+}
+
+std::string to_string(const Position& pos) {
+  std::string s;
+  for (int ring = 0; ring < 3; ++ring) {
+    if (ring) s += '/';
+    for (int j = 0; j < 8; ++j) {
+      const Bitboard b = bit(8 * ring + j);
+      s += (pos.cows[kWhite] & b) ? 'W' : (pos.cows[kBlack] & b) ? 'B' : '.';
+    }
+  }
+  s += pos.side_to_move == kWhite ? " w " : " b ";
+  s += std::to_string(pos.in_hand[kWhite]) + " " + std::to_string(pos.in_hand[kBlack]) + " " +
+       std::to_string(pos.plies_since_mill);
+  return s;
+}
+
+Position parse_position(std::string_view text, int cows_per_player) {
+  const auto f = fields(text);
+  if (f.size() != 5)
+    throw ParseError("a position has 5 fields (<outer>/<middle>/<inner> <side> <white in hand> "
+                     "<black in hand> <count>), got " + std::to_string(f.size()));
+  const auto rings = split(f[0], '/');
+  if (rings.size() != 3)
+    throw ParseError("the board field has 3 rings separated by '/', got " +
+                     std::to_string(rings.size()));
+  static constexpr const char* kRingNames[] = {"outer", "middle", "inner"};
+  Position pos;
+  for (int ring = 0; ring < 3; ++ring) {
+    if (rings[ring].size() != 8)
+      throw ParseError(std::string("the ") + kRingNames[ring] + " ring has " +
+                       std::to_string(rings[ring].size()) + " characters, expected 8");
+    for (int j = 0; j < 8; ++j) {
+      const char c = rings[ring][j];
+      const Bitboard b = bit(8 * ring + j);
+      if (c == 'W')
+        pos.cows[kWhite] |= b;
+      else if (c == 'B')
+        pos.cows[kBlack] |= b;
+      else if (c != '.')
+        throw ParseError(std::string("unknown character '") + c + "' in the " +
+                         kRingNames[ring] + " ring (expected W, B or .)");
+    }
+  }
+  if (f[1] != "w" && f[1] != "b")
+    throw ParseError("the side to move is 'w' or 'b', got '" + std::string(f[1]) + "'");
+  pos.side_to_move = f[1] == "w" ? kWhite : kBlack;
+  pos.in_hand[kWhite] =
+      static_cast<std::uint8_t>(parse_count(f[2], "white's cows in hand", cows_per_player));
+  pos.in_hand[kBlack] =
+      static_cast<std::uint8_t>(parse_count(f[3], "black's cows in hand", cows_per_player));
+  pos.plies_since_mill = static_cast<std::uint16_t>(parse_count(f[4], "the count", kMaxCount));
+
+  static constexpr const char* kColourNames[] = {"white", "black"};
+  for (Color c : {kWhite, kBlack})
+    if (pos.total(c) > cows_per_player)
+      throw ParseError(std::string(kColourNames[c]) + " has " + std::to_string(pos.on_board(c)) +
+                       " cows on the board and " + std::to_string(pos.in_hand[c]) +
+                       " in hand, more than " + std::to_string(cows_per_player));
+  const int wh = pos.in_hand[kWhite], bh = pos.in_hand[kBlack];
+  if (pos.placing()) {
+    // White places first, so while placing White is to move with equal hands and Black with
+    // one more in hand than White.
+    if (pos.side_to_move == kWhite && wh != bh)
+      throw ParseError("white to move while placing needs equal cows in hand, got " +
+                       std::to_string(wh) + " and " + std::to_string(bh));
+    if (pos.side_to_move == kBlack && bh != wh + 1)
+      throw ParseError("black to move while placing needs one cow more in hand than white, got " +
+                       std::to_string(wh) + " and " + std::to_string(bh));
+    const int plies_played = 2 * cows_per_player - wh - bh;
+    if (pos.plies_since_mill > plies_played)
+      throw ParseError("the count " + std::to_string(pos.plies_since_mill) +
+                       " exceeds the " + std::to_string(plies_played) + " plies played");
+  }
+  const Color waiting = opposite(pos.side_to_move);
+  if (pos.total(waiting) < 3)
+    throw ParseError(std::string(kColourNames[waiting]) +
+                     " is not to move but has fewer than 3 cows: the game ended before");
+  return pos;
+}
+
+std::string diagram(const Board& board, const Position& pos) {
+  std::string out = kDiagram;
+  for (Point p = 0; p < board.num_points(); ++p) {
+    const std::string& name = board.point_name(p);
+    const char* glyph = (pos.cows[kWhite] & bit(p)) ? "W " : (pos.cows[kBlack] & bit(p)) ? "B " : nullptr;
+    if (!glyph) continue;
+    const auto at = out.find(name);
+    if (at != std::string::npos) out.replace(at, 2, glyph);
+  }
+  std::ostringstream s;
+  s << out << (pos.side_to_move == kWhite ? "White" : "Black") << " to move; in hand: white "
+    << int(pos.in_hand[kWhite]) << ", black " << int(pos.in_hand[kBlack])
+    << "; plies since the last mill: " << pos.plies_since_mill << '\n';
+  return s.str();
+}
+
+}  // namespace mora

@@ -1,0 +1,29 @@
+// Text forms: point names, plies (`d6`, `a1-a4`, `d6xg7`, `b4-b2xf4`, `d6xg7xa1`), and the
+// position string of RULES.md. Parsing failures throw ParseError naming what is wrong.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "game/movegen.h"
+#include "game/position.h"
+
+namespace mora {
+
+struct ParseError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+std::string to_string(const Board& board, const Move& move);
+// Parses a ply and checks that it is legal in `pos`.
+Move parse_move(const Game& game, const Position& pos, std::string_view text);
+
+// `<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>`
+std::string to_string(const Position& pos);
+Position parse_position(std::string_view text, int cows_per_player = 12);
+
+// The board diagram of RULES.md with the cows drawn in (W, B, and empty points by name).
+std::string diagram(const Board& board, const Position& pos);
+
+}  // namespace mora

@@ -1,0 +1,1 @@
+#include "game/sanmill_fen.h"
