@@ -1,12 +1,56 @@
+// `morabaraba <command> [options]`: the one command-line front of the project.
+#include <boost/program_options/errors.hpp>
+#include <cstring>
+#include <exception>
 #include <iostream>
-#include "game/board.h"
-#include "game/movegen.h"
-#include "game/notation.h"
-int main() {
-  using namespace mora;
-  std::cout << Board::morabaraba().num_symmetries() << " " << Board::nine_mens_morris().num_symmetries() << " adj " << Board::morabaraba().num_adjacencies()<< "\n";
-  Game g(Rules::preset("morabaraba"));
-  Position p = Position::start();
-  for (int d = 1; d <= 5; ++d) std::cout << d << " " << perft(g, p, d) << "\n";
-  std::cout << diagram(g.board(), parse_position("WWW...../..B...../....B..B w 0 0 0"));
+
+#include "tools/command.h"
+
+namespace mora::tools {
+// One line per subcommand; each is defined in its cmd_*.cpp.
+int run_show(const std::vector<std::string>& args);
+int run_perft(const std::vector<std::string>& args);
+
+constexpr Command kCommands[] = {
+    {"show", "draw a position and list its legal moves", run_show},
+    {"perft", "count ply sequences to a given depth", run_perft},
+};
+}  // namespace mora::tools
+
+namespace {
+
+void usage(std::ostream& out) {
+  out << "usage: morabaraba <command> [options]   (morabaraba <command> --help for details)\n\n"
+         "Solver and endgame databases for Morabaraba.\n\ncommands:\n";
+  for (const auto& c : mora::tools::kCommands)
+    out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << '\n';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(std::cerr);
+    return 2;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    usage(std::cout);
+    return 0;
+  }
+  for (const auto& c : mora::tools::kCommands) {
+    if (name != c.name) continue;
+    try {
+      return c.run(std::vector<std::string>(argv + 2, argv + argc));
+    } catch (const boost::program_options::error& e) {
+      std::cerr << "morabaraba " << name << ": " << e.what() << " (see --help)\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "morabaraba " << name << ": " << e.what() << '\n';
+      return 1;
+    }
+  }
+  std::cerr << "morabaraba: unknown command '" << name << "'\n";
+  usage(std::cerr);
+  return 2;
 }

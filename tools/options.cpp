@@ -1,0 +1,37 @@
+#include "tools/options.h"
+
+#include <iostream>
+
+namespace mora::tools {
+
+std::optional<po::variables_map> parse(const std::string& command, const std::string& usage,
+                                       const po::options_description& options,
+                                       const std::vector<std::string>& args,
+                                       const po::positional_options_description* positional) {
+  po::options_description all;
+  all.add(options);
+  all.add_options()("help,h", "show this help");
+  auto parser = po::command_line_parser(args).options(all);
+  if (positional) parser.positional(*positional);
+  po::variables_map vm;
+  po::store(parser.run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: morabaraba " << command << " " << usage << "\n\n" << all << '\n';
+    return std::nullopt;
+  }
+  po::notify(vm);
+  return vm;
+}
+
+void add_rules_option(po::options_description& options) {
+  std::string presets;
+  for (const auto& n : Rules::preset_names()) presets += (presets.empty() ? "" : ", ") + n;
+  options.add_options()("rules", po::value<std::string>()->default_value("morabaraba"),
+                        ("rule preset: " + presets).c_str());
+}
+
+Rules rules_from(const po::variables_map& vm) {
+  return Rules::preset(vm["rules"].as<std::string>());
+}
+
+}  // namespace mora::tools

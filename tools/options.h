@@ -1,0 +1,28 @@
+// Shared Boost.Program_options handling for the subcommands: --help, error messages, and
+// the common --rules option.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "game/rules.h"
+
+namespace mora::tools {
+
+namespace po = boost::program_options;
+
+// Parses `args` against `options` (and `positional`, if given). Prints usage and returns
+// nullopt after --help; throws po::error on bad input (main() reports it).
+std::optional<po::variables_map> parse(const std::string& command, const std::string& usage,
+                                       const po::options_description& options,
+                                       const std::vector<std::string>& args,
+                                       const po::positional_options_description* positional =
+                                           nullptr);
+
+// Adds --rules with the preset list in its help text.
+void add_rules_option(po::options_description& options);
+Rules rules_from(const po::variables_map& vm);
+
+}  // namespace mora::tools
