@@ -1,0 +1,126 @@
+#include "indexing/indexer.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#include "indexing/combinatorics.h"
+#include "indexing/tables.h"
+
+namespace mora {
+
+using namespace indexing;
+
+struct SubspaceIndex::Impl {
+  const Board* board;
+  Subspace subspace;
+  const MoverTables* mover;
+  const PairTables* pair;
+  const Bitboard* unrank;      // placements by colex rank; nullptr: compute them
+  int free_points;             // points the mover leaves free
+  std::uint64_t slots;         // placements of the other side on them: C(free_points, other)
+  std::uint64_t trivial_size;  // positions of the classes with a trivial stabiliser
+
+  Bitboard placement(std::uint64_t rank) const {
+    return unrank ? unrank[rank] : colex_unrank(rank, subspace.other, free_points);
+  }
+
+  std::uint64_t symmetric_index(std::uint32_t cls, Bitboard mover_set, Bitboard other) const {
+    const std::uint32_t k = cls - mover->trivial_classes;
+    const Bitboard free = board->all_points() & ~mover_set;
+    const std::uint64_t slot = colex_rank(extract(other, free));
+    return trivial_size + pair->offset[k] + pair->canonical[mover->action[k]].rank(slot);
+  }
+};
+
+SubspaceIndex::SubspaceIndex(const Board& board, Subspace subspace) {
+  const int n = board.num_points();
+  if (subspace.mover < 0 || subspace.other < 0 || subspace.mover + subspace.other > n)
+    throw std::invalid_argument("subspace " + subspace.name() + " does not fit on the " +
+                                std::to_string(n) + " points of " + board.name());
+  GroupTables& group = group_tables(board);
+  const MoverTables& mover = mover_tables(group, board, subspace.mover);
+  const int free_points = n - subspace.mover;
+  const std::uint64_t slots = binomial(free_points, subspace.other);
+  impl_ = std::make_unique<Impl>(Impl{&board, subspace, &mover,
+                                      &pair_tables(group, board, subspace.mover, subspace.other),
+                                      unrank_table(free_points, subspace.other), free_points, slots,
+                                      mover.trivial_classes * slots});
+}
+
+SubspaceIndex::~SubspaceIndex() = default;
+SubspaceIndex::SubspaceIndex(SubspaceIndex&&) noexcept = default;
+SubspaceIndex& SubspaceIndex::operator=(SubspaceIndex&&) noexcept = default;
+
+const Board& SubspaceIndex::board() const {
+  return *impl_->board;
+}
+Subspace SubspaceIndex::subspace() const {
+  return impl_->subspace;
+}
+std::uint64_t SubspaceIndex::size() const {
+  return impl_->trivial_size + impl_->pair->symmetric_size;
+}
+std::uint64_t SubspaceIndex::raw_size() const {
+  return binomial(impl_->board->num_points(), impl_->subspace.mover) * impl_->slots;
+}
+
+std::uint64_t SubspaceIndex::index(Bitboard mover, Bitboard other) const {
+  const Impl& x = *impl_;
+  const std::uint32_t e = x.mover->entry[colex_rank(mover)];
+  const int s = static_cast<int>(e & kSymmetryMask);
+  const std::uint32_t cls = e >> kClassShift;
+  const Bitboard mover_set = x.board->transform(s, mover);
+  const Bitboard other_set = x.board->transform(s, other);
+  if (e & kSymmetricFlag) [[unlikely]] {
+    const std::uint32_t stabiliser = x.mover->stabiliser[cls - x.mover->trivial_classes];
+    return x.symmetric_index(cls, mover_set, least_image(*x.board, stabiliser, other_set).first);
+  }
+  return cls * x.slots + colex_rank(extract(other_set, x.board->all_points() & ~mover_set));
+}
+
+CanonicalForm SubspaceIndex::canonical(Bitboard mover, Bitboard other) const {
+  const Impl& x = *impl_;
+  const std::uint32_t e = x.mover->entry[colex_rank(mover)];
+  const int s = static_cast<int>(e & kSymmetryMask);
+  CanonicalForm c{x.board->transform(s, mover), x.board->transform(s, other), s};
+  if (e & kSymmetricFlag) {
+    const std::uint32_t k = (e >> kClassShift) - x.mover->trivial_classes;
+    const auto [least, h] = least_image(*x.board, x.mover->stabiliser[k], c.other);
+    c.other = least;
+    c.symmetry = x.board->compose(h, s);
+  }
+  return c;
+}
+
+void SubspaceIndex::unindex(std::uint64_t i, Bitboard& mover, Bitboard& other) const {
+  const Impl& x = *impl_;
+  std::uint64_t cls, rank;
+  if (i < x.trivial_size) [[likely]] {
+    cls = i / x.slots;
+    rank = i - cls * x.slots;
+  } else {
+    const std::uint64_t j = i - x.trivial_size;
+    const auto& offset = x.pair->offset;
+    const auto k = static_cast<std::size_t>(std::upper_bound(offset.begin(), offset.end(), j) -
+                                            offset.begin() - 1);
+    cls = x.mover->trivial_classes + k;
+    rank = x.pair->canonical[x.mover->action[k]].select(j - offset[k]);
+  }
+  mover = x.mover->class_set[cls];
+  other = deposit(x.placement(rank), x.board->all_points() & ~mover);
+}
+
+int SubspaceIndex::orbit_size(std::uint64_t i) const {
+  const Impl& x = *impl_;
+  const int symmetries = x.board->num_symmetries();
+  if (i < x.trivial_size) return symmetries;
+  Bitboard mover, other;
+  unindex(i, mover, other);
+  const std::uint32_t k = x.mover->entry[colex_rank(mover)] >> kClassShift;
+  const std::uint32_t fixing =
+      stabiliser_of(*x.board, x.mover->stabiliser[k - x.mover->trivial_classes], other);
+  return symmetries / std::popcount(fixing);
+}
+
+}  // namespace mora

@@ -1,0 +1,67 @@
+#include <charconv>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+#include "indexing/indexer.h"
+
+namespace mora {
+namespace {
+
+// Reads a whole number at the front of `text` and drops it; nullopt when there is none.
+std::optional<int> take_count(std::string_view& text) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end == text.data()) return std::nullopt;
+  text.remove_prefix(static_cast<std::size_t>(end - text.data()));
+  return value;
+}
+
+bool take_char(std::string_view& text, char c) {
+  if (text.empty() || text.front() != c) return false;
+  text.remove_prefix(1);
+  return true;
+}
+
+}  // namespace
+
+std::string Subspace::name() const {
+  std::string s = std::to_string(mover) + 'v' + std::to_string(other);
+  if (!moving_phase())
+    s += '+' + std::to_string(mover_in_hand) + '+' + std::to_string(other_in_hand);
+  return s;
+}
+
+Subspace Subspace::parse(std::string_view text, int num_points, int cows_per_player) {
+  const std::string quoted = "subspace '" + std::string(text) + "': ";
+  std::string_view rest = text;
+  auto mover = take_count(rest);
+  auto other = take_char(rest, 'v') ? take_count(rest) : std::nullopt;
+  std::optional<int> mover_in_hand = 0, other_in_hand = 0;
+  if (!rest.empty()) {
+    mover_in_hand = take_char(rest, '+') ? take_count(rest) : std::nullopt;
+    other_in_hand = take_char(rest, '+') ? take_count(rest) : std::nullopt;
+  }
+  if (!mover || !other || !mover_in_hand || !other_in_hand || !rest.empty())
+    throw std::invalid_argument(quoted +
+                                "expected <mover>v<other> (moving phase, e.g. 8v7) or "
+                                "<mover>v<other>+<mover in hand>+<other in hand> (e.g. 8v7+2+3)");
+  const Subspace s{*mover, *other, *mover_in_hand, *other_in_hand};
+  for (const auto& [board, hand] :
+       {std::pair{s.mover, s.mover_in_hand}, std::pair{s.other, s.other_in_hand}}) {
+    if (board < 0 || hand < 0) throw std::invalid_argument(quoted + "counts cannot be negative");
+    if (board + hand > cows_per_player)
+      throw std::invalid_argument(quoted + "a player has only " + std::to_string(cows_per_player) +
+                                  " cows, on the board and in hand together");
+    if (board + hand < 3)
+      throw std::invalid_argument(quoted +
+                                  "a player with fewer than 3 cows has lost: no such position "
+                                  "is played from");
+  }
+  if (s.mover + s.other > num_points)
+    throw std::invalid_argument(quoted + std::to_string(s.mover + s.other) +
+                                " cows do not fit on " + std::to_string(num_points) + " points");
+  return s;
+}
+
+}  // namespace mora
