@@ -1,0 +1,117 @@
+// One solved subspace on disk: the values of every canonical position, in index order.
+// The byte layout is documented in docs/FORMAT.md; writer and reader share this header.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "game/rules.h"
+#include "indexing/indexer.h"
+
+namespace mora {
+
+enum class Wdl : std::uint8_t { kLoss = 0, kDraw = 1, kWin = 2 };  // for the side to move
+enum class RuleWdl : std::uint8_t {  // under the ply-limit rule, at count 0
+  kLoss = 0,
+  kBlessedLoss = 1,
+  kDraw = 2,
+  kCursedWin = 3,
+  kWin = 4,
+};
+
+// Everything stored for one canonical position. `distance` is the pure distance to the end
+// of the game in plies (0 for draws); `plies_to_mill` is meaningful only for kWin and kLoss
+// rule values. Tables of rules without a ply limit store only the pure part.
+struct Entry {
+  Wdl wdl = Wdl::kDraw;
+  RuleWdl rule = RuleWdl::kDraw;
+  std::uint8_t plies_to_mill = 0;
+  std::uint16_t distance = 0;
+  bool operator==(const Entry&) const = default;
+};
+
+struct TableHeader {
+  Rules rules;
+  Subspace subspace;
+  std::uint64_t num_positions = 0;  // canonical positions, == SubspaceIndex::size()
+  bool has_rule_part = false;       // rules.ply_limit > 0
+};
+
+// The per-position value streams of a file (docs/FORMAT.md). The rule streams exist only in
+// tables with the rule part.
+enum class TableStream : std::uint8_t {
+  kWdl = 0,          // pure Wdl, 2 bits
+  kRuleFlag = 1,     // 1 bit: the rule value is cursed (win) or blessed (loss)
+  kDistance = 2,     // pure distance, 16 bits
+  kPliesToMill = 3,  // plies_to_mill, 8 bits
+};
+constexpr int kNumTableStreams = 4;
+
+// Compression knobs of the writer; readers take whatever a file says. The defaults are the
+// trade-off measured in bench/README.md ("Table format").
+struct TableTuning {
+  std::uint32_t value_block_positions = 1u << 16;     // kWdl and kRuleFlag
+  std::uint32_t distance_block_positions = 1u << 14;  // kDistance and kPliesToMill
+  int value_level = 19;                               // zstd levels
+  int distance_level = 9;
+};
+
+// The file name of a subspace's table inside a database folder, e.g. "8v7.mtb".
+std::string table_file_name(const Subspace& s);
+
+// Streams entries in index order into a temporary file; finish() seals it with its
+// checksums, fsyncs, and renames it into place, so a killed run never leaves a table that
+// looks finished.
+class TableWriter {
+ public:
+  TableWriter(const std::filesystem::path& path, const TableHeader& header,
+              const TableTuning& tuning = {});
+  ~TableWriter();  // without finish(): the temporary file is removed
+  void append(std::span<const Entry> entries);
+  void finish();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Read-only access to one table: memory-mapped, checked on open (header, sizes, header
+// checksum). Errors throw TableError naming the file. Thread-safe for concurrent probes.
+class TableReader {
+ public:
+  explicit TableReader(const std::filesystem::path& path);
+  ~TableReader();
+
+  const TableHeader& header() const;
+  const std::filesystem::path& path() const;
+  Entry probe(std::uint64_t index) const;
+  Wdl probe_wdl(std::uint64_t index) const;  // reads only the win/draw/loss part
+  // Decodes entries [begin, begin + out.size()) in one pass (for solvers and verifiers).
+  void read(std::uint64_t begin, std::span<Entry> out) const;
+  // Recomputes the checksum of every block; throws TableError on the first mismatch.
+  void check() const;
+
+  struct StreamInfo {
+    TableStream stream;
+    std::uint32_t block_positions;
+    std::uint64_t blocks;
+    std::uint64_t compressed_bytes;
+  };
+  std::vector<StreamInfo> streams() const;  // in file order
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+struct TableError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace mora

@@ -1,0 +1,311 @@
+#include "db/table.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace mora {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Small blocks so that a few thousand positions span many blocks of every stream.
+constexpr TableTuning kSmallBlocks{64, 48, 3, 3};
+
+// A fresh folder per test, removed afterwards.
+class TableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("mora_table_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TableHeader make_header(std::uint64_t n, bool rule_part) {
+  TableHeader h;
+  h.rules = Rules::preset(rule_part ? "morabaraba" : "malom");
+  h.subspace = {8, 7, 0, 0};
+  h.num_positions = n;
+  h.has_rule_part = rule_part;
+  return h;
+}
+
+// Entries shaped like a table: runs of one value, distances that drift; the rule part
+// refines the pure value as the format requires.
+std::vector<Entry> make_entries(std::uint64_t n, bool rule_part, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<Entry> v(n);
+  Entry cur;
+  for (auto& e : v) {
+    if (rng() % 8 == 0) {
+      cur.wdl = static_cast<Wdl>(rng() % 3);
+      cur.distance = cur.wdl == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(rng() % 700);
+    }
+    e = cur;
+    if (rng() % 4 == 0) e.distance = static_cast<std::uint16_t>(rng());  // full 16-bit range
+    if (rule_part && e.wdl != Wdl::kDraw) {
+      const bool flagged = rng() % 5 == 0;
+      e.rule = e.wdl == Wdl::kWin ? (flagged ? RuleWdl::kCursedWin : RuleWdl::kWin)
+                                  : (flagged ? RuleWdl::kBlessedLoss : RuleWdl::kLoss);
+      e.plies_to_mill = static_cast<std::uint8_t>(rng());
+    }
+  }
+  return v;
+}
+
+// Writes in chunks of varying size, as the solver does.
+fs::path write_table(const fs::path& path, const TableHeader& h, const std::vector<Entry>& v,
+                     const TableTuning& tuning = kSmallBlocks) {
+  TableWriter w(path, h, tuning);
+  std::mt19937 rng(7);
+  for (std::size_t i = 0; i < v.size();) {
+    const std::size_t k = std::min<std::size_t>(v.size() - i, rng() % 300);
+    w.append(std::span(v).subspan(i, k));
+    i += k;
+  }
+  w.finish();
+  return path;
+}
+
+void expect_same(const TableReader& r, const std::vector<Entry>& v) {
+  ASSERT_EQ(r.header().num_positions, v.size());
+  std::vector<Entry> all(v.size());
+  r.read(0, all);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    ASSERT_EQ(all[i], v[i]) << "read, position " << i;
+    ASSERT_EQ(r.probe(i), v[i]) << "probe, position " << i;
+    ASSERT_EQ(r.probe_wdl(i), v[i].wdl) << "probe_wdl, position " << i;
+  }
+  // Ranges that start and end inside blocks.
+  for (std::size_t begin : {std::size_t{1}, std::size_t{47}, v.size() / 3})
+    if (begin < v.size()) {
+      std::vector<Entry> part(std::min<std::size_t>(v.size() - begin, 101));
+      r.read(begin, part);
+      for (std::size_t j = 0; j < part.size(); ++j) ASSERT_EQ(part[j], v[begin + j]);
+    }
+  r.check();
+}
+
+TEST_F(TableTest, RoundTripSizes) {
+  // Block sizes are 64 (values) and 48 (distances): cover empty, single, and +-1 around both.
+  for (bool rule_part : {false, true})
+    for (std::uint64_t n : {0, 1, 47, 48, 49, 63, 64, 65, 96, 128, 129, 3000}) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " rule_part=" + std::to_string(rule_part));
+      const auto v = make_entries(n, rule_part, static_cast<std::uint32_t>(n));
+      const TableHeader h = make_header(n, rule_part);
+      const fs::path path = write_table(dir_ / "t.mtb", h, v);
+      TableReader r(path);
+      EXPECT_EQ(r.header().rules, h.rules);
+      EXPECT_EQ(r.header().rules.fingerprint(), h.rules.fingerprint());
+      EXPECT_EQ(r.header().subspace, h.subspace);
+      EXPECT_EQ(r.header().has_rule_part, rule_part);
+      expect_same(r, v);
+    }
+}
+
+TEST_F(TableTest, RoundTripDefaultTuning) {
+  const auto v = make_entries(200'000, true, 1);
+  TableReader r(write_table(dir_ / "t.mtb", make_header(v.size(), true), v, TableTuning{}));
+  expect_same(r, v);
+  EXPECT_EQ(r.streams().size(), 4u);
+}
+
+TEST_F(TableTest, HeaderKeepsEveryRuleOption) {
+  TableHeader h = make_header(10, true);
+  h.rules = Rules::preset("msa-tournament");
+  h.subspace = {3, 12, 1, 2};
+  TableReader r(write_table(dir_ / "t.mtb", h, make_entries(10, true, 3)));
+  EXPECT_EQ(r.header().rules, h.rules);
+  EXPECT_EQ(r.header().subspace, h.subspace);
+}
+
+TEST_F(TableTest, RejectsWhatItCannotStore) {
+  const fs::path path = dir_ / "t.mtb";
+  {
+    TableWriter w(path, make_header(2, true));
+    Entry bad;
+    bad.wdl = Wdl::kWin;
+    bad.rule = RuleWdl::kBlessedLoss;  // not a refinement of a win
+    EXPECT_THROW(w.append(std::span(&bad, 1)), TableError);
+  }
+  {
+    TableWriter w(path, make_header(1, false));
+    Entry bad;
+    bad.plies_to_mill = 3;  // no rule part to hold it
+    EXPECT_THROW(w.append(std::span(&bad, 1)), TableError);
+    const std::vector<Entry> two(2);
+    EXPECT_THROW(w.append(two), TableError);  // more than the header's count
+  }
+  {
+    TableWriter w(path, make_header(5, false));
+    EXPECT_THROW(w.finish(), TableError);  // short
+  }
+  TableHeader h = make_header(1, false);
+  h.rules.name = std::string(40, 'x');
+  EXPECT_THROW((TableWriter{path, h}), TableError);
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(fs::is_empty(dir_)) << "temporary files left behind";
+}
+
+TEST_F(TableTest, UnfinishedWriterLeavesNoTable) {
+  const fs::path path = dir_ / "t.mtb";
+  const auto v = make_entries(1000, true, 5);
+  {
+    TableWriter w(path, make_header(v.size(), true), kSmallBlocks);
+    w.append(v);  // complete, but never finished
+  }
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(fs::is_empty(dir_)) << "temporary files left behind";
+  write_table(path, make_header(v.size(), true), v);
+  EXPECT_TRUE(fs::exists(path));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+  expect_same(TableReader(path), v);
+}
+
+std::vector<char> slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+void spit(const fs::path& p, const std::vector<char>& bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Opens, checks and reads a possibly damaged table. Every failure must be a TableError that
+// names the file; whatever is returned must be the original value.
+void probe_damaged(const fs::path& path, const std::vector<Entry>& v, bool& failed) {
+  failed = false;
+  try {
+    TableReader r(path);
+    try {
+      r.check();
+    } catch (const TableError& e) {
+      failed = true;
+      EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+    }
+    for (std::size_t i = 0; i < v.size(); i += 7) {
+      try {
+        ASSERT_EQ(r.probe(i), v[i]) << "wrong value at " << i;
+      } catch (const TableError& e) {
+        failed = true;
+        EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+      }
+    }
+  } catch (const TableError& e) {
+    failed = true;
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(TableTest, DetectsCorruption) {
+  const auto v = make_entries(2000, true, 9);
+  const fs::path good = write_table(dir_ / "good.mtb", make_header(v.size(), true), v);
+  const std::vector<char> bytes = slurp(good);
+  const fs::path bad = dir_ / "bad.mtb";
+  const std::size_t header_end = 112 + 4 * 32;
+  // One flipped bit in the header, the block index, and the data of each stream.
+  for (std::size_t at :
+       {std::size_t{0}, std::size_t{9}, std::size_t{70}, std::size_t{120}, header_end + 5,
+        header_end + 24 * 40 + 3, bytes.size() / 2, bytes.size() - 1}) {
+    SCOPED_TRACE("offset " + std::to_string(at));
+    auto b = bytes;
+    b[at] = static_cast<char>(b[at] ^ 0x10);
+    spit(bad, b);
+    bool failed;
+    probe_damaged(bad, v, failed);
+    EXPECT_TRUE(failed);
+  }
+  for (std::size_t size : {std::size_t{0}, std::size_t{50}, header_end + 10, bytes.size() - 1}) {
+    SCOPED_TRACE("truncated to " + std::to_string(size));
+    spit(bad, std::vector<char>(bytes.begin(), bytes.begin() + static_cast<long>(size)));
+    EXPECT_THROW(TableReader{bad}, TableError);
+  }
+  auto longer = bytes;
+  longer.push_back(0);
+  spit(bad, longer);
+  EXPECT_THROW(TableReader{bad}, TableError);
+  std::mt19937 rng(1);
+  std::vector<char> noise(5000);
+  for (auto& c : noise) c = static_cast<char>(rng());
+  spit(bad, noise);
+  EXPECT_THROW(TableReader{bad}, TableError);
+  EXPECT_THROW(TableReader{dir_ / "missing.mtb"}, TableError);
+  try {
+    TableReader r(bad);
+  } catch (const TableError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.mtb"), std::string::npos) << e.what();
+  }
+}
+
+// Random damage for a few seconds: bursts of flipped bytes anywhere, and truncations.
+TEST_F(TableTest, FuzzDamage) {
+  const auto v = make_entries(3000, true, 11);
+  const std::vector<char> bytes =
+      slurp(write_table(dir_ / "good.mtb", make_header(v.size(), true), v));
+  const fs::path bad = dir_ / "bad.mtb";
+  std::mt19937_64 rng(12345);
+  const auto stop = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  int runs = 0, detected = 0;
+  while (std::chrono::steady_clock::now() < stop) {
+    auto b = bytes;
+    if (rng() % 8 == 0)
+      b.resize(rng() % b.size());
+    else
+      for (int k = 1 + static_cast<int>(rng() % 4); k > 0; --k) {
+        auto& c = b[rng() % b.size()];
+        c = static_cast<char>(c ^ (1 + rng() % 255));
+      }
+    spit(bad, b);
+    bool failed;
+    probe_damaged(bad, v, failed);
+    if (HasFatalFailure()) return;
+    detected += failed, ++runs;
+  }
+  EXPECT_EQ(detected, runs);  // every change to a finished file is caught somewhere
+  EXPECT_GT(runs, 10);
+}
+
+TEST_F(TableTest, ConcurrentProbesMatch) {
+  const auto v = make_entries(50'000, true, 13);
+  TableReader r(
+      write_table(dir_ / "t.mtb", make_header(v.size(), true), v, TableTuning{1024, 512, 3, 3}));
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(t));
+      for (int k = 0; k < 20'000; ++k) {
+        // Mostly local probes (cache hits) with jumps (misses).
+        const std::uint64_t i = k % 16 == 0 ? rng() % v.size() : (k * 37 + t * 1000) % v.size();
+        mismatches[t] += r.probe(i) != v[i];
+        mismatches[t] += r.probe_wdl(i) != v[i].wdl;
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int m : mismatches) EXPECT_EQ(m, 0);
+}
+
+// A reader opened where a destroyed one lived must not see the old reader's cached blocks.
+TEST_F(TableTest, CacheDoesNotOutliveReader) {
+  const auto a = make_entries(500, false, 21), b = make_entries(500, false, 22);
+  write_table(dir_ / "a.mtb", make_header(a.size(), false), a);
+  write_table(dir_ / "b.mtb", make_header(b.size(), false), b);
+  for (int round = 0; round < 4; ++round) {
+    const auto& v = round % 2 ? b : a;
+    auto r = std::make_unique<TableReader>(dir_ / (round % 2 ? "b.mtb" : "a.mtb"));
+    for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(r->probe(i), v[i]);
+  }
+}
+
+}  // namespace
+}  // namespace mora
