@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "game/board.h"
 #include "game/position.h"
@@ -30,16 +31,22 @@ constexpr int kMaxPlies = 2048;
 
 class MoveList {
  public:
+  MoveList() {}  // leaves the slots uninitialised: a list is built at every node of a search
   void clear() { size_ = 0; }
-  void push_back(const Move& m) { moves_[size_++] = m; }
+  void push_back(const Move& m) { std::construct_at(&slots_.moves[size_++], m); }
   int size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const Move& operator[](int i) const { return moves_[i]; }
-  const Move* begin() const { return moves_.data(); }
-  const Move* end() const { return moves_.data() + size_; }
+  const Move& operator[](int i) const { return slots_.moves[i]; }
+  const Move* begin() const { return slots_.moves; }
+  const Move* end() const { return slots_.moves + size_; }
 
  private:
-  std::array<Move, kMaxPlies> moves_;
+  // Move's default member initialisers would otherwise write all kMaxPlies slots (8 KiB) on
+  // every construction, which dominated perft.
+  union Slots {
+    Slots() {}
+    Move moves[kMaxPlies];
+  } slots_;
   int size_ = 0;
 };
 

@@ -1,62 +1,33 @@
 #include "game/notation.h"
 
-#include <algorithm>
-#include <charconv>
+#include <array>
 #include <sstream>
-#include <vector>
+
+#include "game/text.h"
 
 namespace mora {
 namespace {
 
-std::vector<std::string_view> split(std::string_view text, char sep) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = text.find(sep, start);
-    parts.push_back(text.substr(start, end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
-}
-
-std::vector<std::string_view> fields(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    std::size_t j = i;
-    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
-    if (j > i) out.push_back(text.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-int parse_count(std::string_view field, std::string_view what, int max) {
-  int value = -1;
-  auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-  if (ec != std::errc() || ptr != field.data() + field.size() || value < 0 || value > max)
-    throw ParseError(std::string(what) + " must be a whole number from 0 to " +
-                     std::to_string(max) + ", got '" + std::string(field) + "'");
-  return value;
-}
-
-constexpr int kMaxCount = 9999;
-
-const char* const kDiagram =
-    "a7 ----------- d7 ----------- g7\n"
-    "|  \\           |            / |\n"
-    "|   b6 ------- d6 ------- f6  |\n"
-    "|   |  \\       |        / |   |\n"
-    "|   |   c5 --- d5 --- e5  |   |\n"
-    "|   |   |              |  |   |\n"
-    "a4 -b4 -c4            e4 -f4 -g4\n"
-    "|   |   |              |  |   |\n"
-    "|   |   c3 --- d3 --- e3  |   |\n"
-    "|   |  /       |        \\ |   |\n"
-    "|   b2 ------- d2 ------- f2  |\n"
-    "|  /           |            \\ |\n"
-    "a1 ----------- d1 ----------- g1\n";
+// The board of RULES.md with a '*' where each point is drawn, ranks on the left and files
+// below. The points are listed in the order their '*' appear (reading order).
+constexpr std::string_view kDiagram =
+    "7  * ----------- * ----------- *\n"
+    "   | \\           |           / |\n"
+    "6  |   * ------- * ------- *   |\n"
+    "   |   | \\       |       / |   |\n"
+    "5  |   |   * --- * --- *   |   |\n"
+    "   |   |   |           |   |   |\n"
+    "4  * - * - *           * - * - *\n"
+    "   |   |   |           |   |   |\n"
+    "3  |   |   * --- * --- *   |   |\n"
+    "   |   | /       |       \\ |   |\n"
+    "2  |   * ------- * ------- *   |\n"
+    "   | /           |           \\ |\n"
+    "1  * ----------- * ----------- *\n"
+    "   a   b   c     d     e   f   g\n";
+constexpr std::array<std::string_view, 24> kDiagramPoints = {
+    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
+    "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"};
 
 }  // namespace
 
@@ -76,18 +47,18 @@ Move parse_move(const Game& game, const Position& pos, std::string_view text) {
   for (const Move& m : list)
     if (to_string(game.board(), m) == text) return m;
   // Accept two shots in either order.
-  auto parts = split(text, 'x');
+  auto parts = text::split(text, 'x');
   if (parts.size() == 3) {
-    std::string swapped = std::string(parts[0]) + "x" + std::string(parts[2]) + "x" +
-                          std::string(parts[1]);
+    std::string swapped =
+        std::string(parts[0]) + "x" + std::string(parts[2]) + "x" + std::string(parts[1]);
     for (const Move& m : list)
       if (to_string(game.board(), m) == swapped) return m;
   }
-  for (auto part : split(text, 'x'))
-    for (auto name : split(part, '-'))
+  for (auto part : text::split(text, 'x'))
+    for (auto name : text::split(part, '-'))
       if (!game.board().find_point(name))
-        throw ParseError("unknown point '" + std::string(name) + "' in move '" +
-                         std::string(text) + "'");
+        throw ParseError("unknown point '" + std::string(name) + "' in move '" + std::string(text) +
+                         "'");
   throw ParseError("'" + std::string(text) + "' is not a legal move in this position");
 }
 
@@ -107,11 +78,13 @@ std::string to_string(const Position& pos) {
 }
 
 Position parse_position(std::string_view text, int cows_per_player) {
-  const auto f = fields(text);
+  const auto f = text::fields(text);
   if (f.size() != 5)
-    throw ParseError("a position has 5 fields (<outer>/<middle>/<inner> <side> <white in hand> "
-                     "<black in hand> <count>), got " + std::to_string(f.size()));
-  const auto rings = split(f[0], '/');
+    throw ParseError(
+        "a position has 5 fields (<outer>/<middle>/<inner> <side> <white in hand> "
+        "<black in hand> <count>), got " +
+        std::to_string(f.size()));
+  const auto rings = text::split(f[0], '/');
   if (rings.size() != 3)
     throw ParseError("the board field has 3 rings separated by '/', got " +
                      std::to_string(rings.size()));
@@ -129,19 +102,24 @@ Position parse_position(std::string_view text, int cows_per_player) {
       else if (c == 'B')
         pos.cows[kBlack] |= b;
       else if (c != '.')
-        throw ParseError(std::string("unknown character '") + c + "' in the " +
-                         kRingNames[ring] + " ring (expected W, B or .)");
+        throw ParseError(std::string("unknown character '") + c + "' in the " + kRingNames[ring] +
+                         " ring (expected W, B or .)");
     }
   }
   if (f[1] != "w" && f[1] != "b")
     throw ParseError("the side to move is 'w' or 'b', got '" + std::string(f[1]) + "'");
   pos.side_to_move = f[1] == "w" ? kWhite : kBlack;
-  pos.in_hand[kWhite] =
-      static_cast<std::uint8_t>(parse_count(f[2], "white's cows in hand", cows_per_player));
-  pos.in_hand[kBlack] =
-      static_cast<std::uint8_t>(parse_count(f[3], "black's cows in hand", cows_per_player));
-  pos.plies_since_mill = static_cast<std::uint16_t>(parse_count(f[4], "the count", kMaxCount));
+  pos.in_hand[kWhite] = static_cast<std::uint8_t>(
+      text::parse_number(f[2], "white's cows in hand", 0, cows_per_player));
+  pos.in_hand[kBlack] = static_cast<std::uint8_t>(
+      text::parse_number(f[3], "black's cows in hand", 0, cows_per_player));
+  pos.plies_since_mill =
+      static_cast<std::uint16_t>(text::parse_number(f[4], "the count", 0, text::kMaxPlyCount));
+  validate_position(pos, cows_per_player);
+  return pos;
+}
 
+void validate_position(const Position& pos, int cows_per_player) {
   static constexpr const char* kColourNames[] = {"white", "black"};
   for (Color c : {kWhite, kBlack})
     if (pos.total(c) > cows_per_player)
@@ -160,29 +138,32 @@ Position parse_position(std::string_view text, int cows_per_player) {
                        std::to_string(wh) + " and " + std::to_string(bh));
     const int plies_played = 2 * cows_per_player - wh - bh;
     if (pos.plies_since_mill > plies_played)
-      throw ParseError("the count " + std::to_string(pos.plies_since_mill) +
-                       " exceeds the " + std::to_string(plies_played) + " plies played");
+      throw ParseError("the count " + std::to_string(pos.plies_since_mill) + " exceeds the " +
+                       std::to_string(plies_played) + " plies played");
   }
   const Color waiting = opposite(pos.side_to_move);
   if (pos.total(waiting) < 3)
     throw ParseError(std::string(kColourNames[waiting]) +
                      " is not to move but has fewer than 3 cows: the game ended before");
-  return pos;
 }
 
 std::string diagram(const Board& board, const Position& pos) {
-  std::string out = kDiagram;
-  for (Point p = 0; p < board.num_points(); ++p) {
-    const std::string& name = board.point_name(p);
-    const char* glyph = (pos.cows[kWhite] & bit(p)) ? "W " : (pos.cows[kBlack] & bit(p)) ? "B " : nullptr;
-    if (!glyph) continue;
-    const auto at = out.find(name);
-    if (at != std::string::npos) out.replace(at, 2, glyph);
+  std::string out(kDiagram);
+  std::size_t at = 0;
+  for (std::string_view name : kDiagramPoints) {
+    at = out.find('*', at);
+    const Bitboard b = bit(*board.find_point(name));
+    out[at] = (pos.cows[kWhite] & b) ? 'W' : (pos.cows[kBlack] & b) ? 'B' : '.';
   }
   std::ostringstream s;
-  s << out << (pos.side_to_move == kWhite ? "White" : "Black") << " to move; in hand: white "
-    << int(pos.in_hand[kWhite]) << ", black " << int(pos.in_hand[kBlack])
-    << "; plies since the last mill: " << pos.plies_since_mill << '\n';
+  s << '\n'
+    << out << '\n'
+    << (pos.side_to_move == kWhite ? "White" : "Black") << " to move ("
+    << (pos.placing() ? "placing" : "moving") << "), " << pos.plies_since_mill
+    << (pos.plies_since_mill == 1 ? " ply" : " plies") << " since the last mill\n";
+  for (Color c : {kWhite, kBlack})
+    s << (c == kWhite ? "  white (W): " : "  black (B): ") << pos.on_board(c) << " on the board, "
+      << int{pos.in_hand[c]} << " in hand\n";
   return s.str();
 }
 

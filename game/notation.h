@@ -22,8 +22,13 @@ Move parse_move(const Game& game, const Position& pos, std::string_view text);
 // `<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>`
 std::string to_string(const Position& pos);
 Position parse_position(std::string_view text, int cows_per_player = 12);
+// Throws ParseError unless `pos` could stand in a game: at most `cows_per_player` cows a colour,
+// hands that fit the side to move while placing (White places first), a count no larger than
+// the plies played while placing, and the side not to move still with three cows or more.
+void validate_position(const Position& pos, int cows_per_player = 12);
 
-// The board diagram of RULES.md with the cows drawn in (W, B, and empty points by name).
+// The board diagram of RULES.md with the cows drawn in (W, B, '.' for an empty point), ranks
+// and files on its edges, then the side to move and the cows of each colour.
 std::string diagram(const Board& board, const Position& pos);
 
 }  // namespace mora

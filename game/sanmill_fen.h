@@ -1,4 +1,5 @@
-// Sanmill's FEN, so positions can be pasted between this project and the Sanmill app.
+// Sanmill's FEN, so positions can be pasted between this project and the Sanmill app
+// (github.com/calcitem/Sanmill). The format is described in sanmill_fen.cpp.
 #pragma once
 
 #include <string>
@@ -8,7 +9,11 @@
 
 namespace mora {
 
-std::string to_sanmill_fen(const Position& pos);
-Position parse_sanmill_fen(std::string_view fen);  // throws ParseError
+// The 17-field FEN of the current Sanmill app for `pos` (which must be valid).
+std::string to_sanmill_fen(const Position& pos, int cows_per_player = 12);
+// Reads the 17-field FEN, or the 12-field one of Sanmill's 2023 engine. Throws ParseError for
+// malformed text, for states in the middle of a ply (a cow still to be shot) and for positions
+// that fail validate_position().
+Position parse_sanmill_fen(std::string_view fen, int cows_per_player = 12);
 
 }  // namespace mora

@@ -2,31 +2,66 @@
 
 #include "game/movegen.h"
 #include "game/notation.h"
+#include "game/sanmill_fen.h"
 #include "tools/options.h"
 
 namespace mora::tools {
+namespace {
+
+// Why the game is over at `pos`, from the side to move, for a user reading the diagram.
+std::string game_over_reason(const Game& game, const Position& pos, Outcome outcome) {
+  const std::string side = pos.side_to_move == kWhite ? "White" : "Black";
+  if (outcome == Outcome::kLoss)
+    return pos.total(pos.side_to_move) < 3 ? side + " is down to two cows and has lost"
+                                           : side + " has no legal move and has lost";
+  if (!pos.placing() && pos.occupied() == game.board().all_points())
+    return "drawn: the board is full after placing";
+  return "drawn: " + std::to_string(game.rules().ply_limit) + " plies without a mill";
+}
+
+void print_moves(const Board& board, const MoveList& list) {
+  constexpr std::size_t kWidth = 100;
+  std::cout << list.size() << (list.size() == 1 ? " legal move:" : " legal moves:");
+  std::size_t column = kWidth;  // start the list on a line of its own
+  for (const Move& m : list) {
+    const std::string text = to_string(board, m);
+    if (column + 1 + text.size() > kWidth) {
+      std::cout << "\n ";
+      column = 1;
+    }
+    std::cout << ' ' << text;
+    column += 1 + text.size();
+  }
+  std::cout << '\n';
+}
+
+}  // namespace
 
 int run_show(const std::vector<std::string>& args) {
   po::options_description options("show options");
-  options.add_options()("position,p", po::value<std::string>()->required(),
-                        "position string (see RULES.md)");
+  options.add_options()("position,p", po::value<std::string>(), "position string (see RULES.md)")(
+      "sanmill", po::value<std::string>(), "the position as a Sanmill FEN instead");
   add_rules_option(options);
-  auto vm = parse("show", "--position P [--rules R]", options, args);
+  auto vm = parse("show", "(--position P | --sanmill FEN) [--rules R]", options, args);
   if (!vm) return 0;
+  if (vm->count("position") == vm->count("sanmill"))
+    throw po::error("give exactly one of --position and --sanmill");
   const Game game(rules_from(*vm));
-  const Position pos = parse_position((*vm)["position"].as<std::string>(),
-                                      game.rules().cows_per_player);
-  std::cout << diagram(game.board(), pos);
-  switch (game.outcome(pos)) {
-    case Outcome::kLoss: std::cout << "game over: the side to move has lost\n"; return 0;
-    case Outcome::kDraw: std::cout << "game over: drawn\n"; return 0;
-    case Outcome::kOngoing: break;
+  const int cows = game.rules().cows_per_player;
+  const Position pos = vm->count("position")
+                           ? parse_position((*vm)["position"].as<std::string>(), cows)
+                           : parse_sanmill_fen((*vm)["sanmill"].as<std::string>(), cows);
+  std::cout << diagram(game.board(), pos) << "position: " << to_string(pos) << '\n'
+            << "sanmill:  " << to_sanmill_fen(pos, cows) << "\n\n";
+  if (const Outcome outcome = game.outcome(pos); outcome != Outcome::kOngoing) {
+    std::cout << "game over: " << game_over_reason(game, pos, outcome) << '\n';
+    return 0;
   }
+  if (game.flies(pos, pos.side_to_move))
+    std::cout << (pos.side_to_move == kWhite ? "White" : "Black") << " has three cows and flies\n";
   MoveList list;
   game.generate(pos, list);
-  std::cout << list.size() << " legal moves:";
-  for (const Move& m : list) std::cout << ' ' << to_string(game.board(), m);
-  std::cout << '\n';
+  print_moves(game.board(), list);
   return 0;
 }
 
