@@ -1,0 +1,112 @@
+// game/movegen against the reference generator on positions from random playouts, under the
+// presets whose rules differ in move generation.
+#include "game/movegen.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "game/notation.h"
+#include "tests/reference_movegen.h"
+
+namespace mora {
+namespace {
+
+// Calls `visit(pos)` at every position of `games` random games from the start.
+template <typename Visit>
+void random_playouts(const Game& game, int games, std::uint32_t seed, Visit visit) {
+  std::mt19937 rng(seed);
+  MoveList list;
+  for (int g = 0; g < games; ++g) {
+    Position pos = Position::start(game.rules().cows_per_player);
+    while (game.outcome(pos, /*apply_ply_limit=*/false) == Outcome::kOngoing &&
+           pos.plies_since_mill < 200) {
+      visit(pos);
+      game.generate(pos, list);
+      pos = game.make(pos, list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)]);
+    }
+    visit(pos);
+  }
+}
+
+class MoveGenAgainstReference : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(MoveGenAgainstReference, SamePliesAndSameResultingPositions) {
+  const Game game(Rules::preset(GetParam()));
+  const bool counts_every_ply = game.rules().ply_limit_scope == PlyLimitScope::kAllPlies;
+  int positions = 0, moving = 0, flying = 0, double_shots = 0;
+  random_playouts(game, 80, 2024, [&](const Position& pos) {
+    ++positions;
+    moving += !pos.placing();
+    flying += game.flies(pos, pos.side_to_move);
+    MoveList list;
+    game.generate(pos, list);
+    ASSERT_LT(list.size(), kMaxPlies);
+    const auto ours = ref::canonical_plies(game, pos);
+    ASSERT_EQ(ours.size(), static_cast<std::size_t>(list.size())) << "duplicate plies";
+    ASSERT_EQ(ours, ref::reference_plies(game.rules(), pos)) << to_string(pos);
+
+    const ref::RefPosition r = ref::from_position(pos);
+    for (const auto& ply : ref::plies(game.rules(), r)) {
+      double_shots += ply.shots.size() == 2;
+      const Move move = parse_move(game, pos, ply.text());
+      const ref::RefPosition expected = ref::apply(game.rules(), r, ply);
+      const ref::RefPosition got = ref::from_position(game.make(pos, move));
+      ASSERT_EQ(got.at, expected.at) << to_string(pos) << ' ' << ply.text();
+      ASSERT_EQ(got.side, expected.side);
+      ASSERT_EQ(got.hand_w, expected.hand_w);
+      ASSERT_EQ(got.hand_b, expected.hand_b);
+      if (counts_every_ply) {
+        ASSERT_EQ(got.count, expected.count) << ply.text();
+      }
+    }
+  });
+  // The playouts must reach the phases they are meant to check.
+  EXPECT_GT(moving, positions / 10);
+  if (game.rules().flying_at) {
+    EXPECT_GT(flying, 50);
+  }
+  if (game.rules().shots_per_double_mill == 2) {
+    EXPECT_GT(double_shots, 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, MoveGenAgainstReference,
+                         ::testing::Values("morabaraba", "msa-tournament", "online", "mssa-1"));
+
+TEST(MoveGen, EveryPlyPrintsAndParsesBack) {
+  const Game game(Rules::preset("msa-tournament"));
+  random_playouts(game, 40, 7, [&](const Position& pos) {
+    MoveList list;
+    game.generate(pos, list);
+    for (const Move& m : list) {
+      const std::string text = to_string(game.board(), m);
+      ASSERT_EQ(parse_move(game, pos, text), m) << text;
+      if (m.num_shots() == 2) {  // the two shots in the other order name the same ply
+        const std::string first = game.board().point_name(m.shots[0]);
+        const std::string second = game.board().point_name(m.shots[1]);
+        const std::string swapped = text.substr(0, text.find('x')) + "x" + second + "x" + first;
+        ASSERT_EQ(parse_move(game, pos, swapped), m) << swapped;
+      }
+    }
+  });
+}
+
+TEST(MoveGen, ParseMoveRejectsIllegalAndUnknownMoves) {
+  const Game game(Rules::preset("morabaraba"));
+  const Position pos = ref::position_from_names("a7 d7", "g1 g4", kWhite, 10, 10);
+  EXPECT_THROW(parse_move(game, pos, "g7"), ParseError);     // the shot is mandatory
+  EXPECT_THROW(parse_move(game, pos, "g7xa7"), ParseError);  // own cow
+  EXPECT_THROW(parse_move(game, pos, "a7"), ParseError);     // occupied
+  EXPECT_THROW(parse_move(game, pos, "a7-a4"), ParseError);  // still placing
+  EXPECT_THROW(parse_move(game, pos, "d4"), ParseError);     // no such point
+  EXPECT_THROW(parse_move(game, pos, ""), ParseError);
+  try {
+    parse_move(game, pos, "z9");
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown point 'z9'"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace mora
