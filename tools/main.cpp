@@ -10,10 +10,18 @@ namespace mora::tools {
 // One line per subcommand; each is defined in its cmd_*.cpp.
 int run_show(const std::vector<std::string>& args);
 int run_perft(const std::vector<std::string>& args);
+int run_solve(const std::vector<std::string>& args);
+int run_verify(const std::vector<std::string>& args);
+int run_info(const std::vector<std::string>& args);
+int run_probe(const std::vector<std::string>& args);
 
 constexpr Command kCommands[] = {
     {"show", "draw a position and list its legal moves", run_show},
     {"perft", "count ply sequences to a given depth", run_perft},
+    {"solve", "solve the moving phase into a database folder", run_solve},
+    {"verify", "recompute every stored value by forward search", run_verify},
+    {"info", "statistics of a database, per subspace", run_info},
+    {"probe", "look positions up in a database", run_probe},
 };
 }  // namespace mora::tools
 

@@ -1,0 +1,34 @@
+#include "db/stats.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace mora {
+
+TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
+  constexpr std::uint64_t kChunk = 1 << 16;
+  TableStats st;
+  st.canonical_positions = table.header().num_positions;
+  st.has_rule_part = table.header().has_rule_part;
+  std::vector<Entry> chunk;
+  for (std::uint64_t begin = 0; begin < st.canonical_positions; begin += kChunk) {
+    chunk.resize(std::min(kChunk, st.canonical_positions - begin));
+    table.read(begin, chunk);
+    for (std::size_t k = 0; k < chunk.size(); ++k) {
+      const Entry& e = chunk[k];
+      const auto w = static_cast<std::uint64_t>(index.orbit_size(begin + k));
+      st.positions += w;
+      switch (e.wdl) {
+        case Wdl::kWin: st.win += w; st.win_distances[e.distance] += w; break;
+        case Wdl::kLoss: st.loss += w; st.loss_distances[e.distance] += w; break;
+        case Wdl::kDraw: st.draw += w; break;
+      }
+      if (!st.has_rule_part) continue;
+      st.rule_counts[static_cast<int>(e.rule)] += w;
+      if (e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) st.plies_to_mill[e.plies_to_mill] += w;
+    }
+  }
+  return st;
+}
+
+}  // namespace mora

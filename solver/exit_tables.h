@@ -1,0 +1,36 @@
+// The finished subspaces that a unit's mills lead to, held in memory while the unit is solved:
+// per position the pure state (value and distance) and the class under the ply limit.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "indexing/indexer.h"
+#include "solver/state.h"
+
+namespace mora::solver {
+
+// Value under the ply limit at count 0, as far as an exit into it is concerned.
+enum class RuleClass : std::uint8_t { kDraw = 0, kWin = 1, kLoss = 2 };
+
+struct ExitTable {
+  SubspaceIndex index;
+  std::vector<State> pure;      // kWin|d, kLoss|d or kDraw, for its side to move
+  std::vector<RuleClass> rule;  // empty for rules without a ply limit
+};
+
+class ExitTables {
+ public:
+  void add(std::unique_ptr<ExitTable> table);
+  // The table of positions whose side to move has `mover` cows and the other side `other`;
+  // nullptr if it was not loaded.
+  const ExitTable* find(int mover, int other) const;
+  std::uint64_t bytes() const;
+
+ private:
+  std::map<std::pair<int, int>, std::unique_ptr<ExitTable>> tables_;
+};
+
+}  // namespace mora::solver

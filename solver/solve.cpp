@@ -1,0 +1,183 @@
+#include "solver/solve.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <stdexcept>
+
+#include "db/table.h"
+#include "solver/unit_solver.h"
+
+namespace mora::solver {
+namespace {
+
+constexpr int kMinCows = 3;
+constexpr std::uint64_t kReadChunk = 1 << 20;
+
+Subspace unit_of(Subspace s) {
+  return s.mover >= s.other ? s : Subspace{s.other, s.mover, 0, 0};
+}
+
+std::vector<Subspace> sides_of(Subspace unit) {
+  std::vector<Subspace> sides{unit};
+  if (unit.mover != unit.other) sides.push_back({unit.other, unit.mover, 0, 0});
+  return sides;
+}
+
+// A finished table of this subspace and these rules, or nullopt when it must be (re)solved.
+bool finished(const std::filesystem::path& file, const Rules& rules, std::ostream& log) {
+  if (!std::filesystem::exists(file)) return false;
+  try {
+    TableReader reader(file);
+    reader.check();
+    return reader.header().rules.fingerprint() == rules.fingerprint();
+  } catch (const TableError& e) {
+    log << "warning: " << e.what() << "; solving it again\n";
+    return false;
+  }
+}
+
+std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesystem::path& file,
+                                           Subspace s) {
+  TableReader reader(file);
+  auto t = std::make_unique<ExitTable>(ExitTable{SubspaceIndex(game.board(), s), {}, {}});
+  const std::uint64_t n = reader.header().num_positions;
+  const bool rule = game.rules().ply_limit > 0;
+  t->pure.resize(n);
+  if (rule) t->rule.resize(n);
+  std::vector<Entry> chunk;
+  for (std::uint64_t begin = 0; begin < n; begin += kReadChunk) {
+    chunk.resize(std::min(kReadChunk, n - begin));
+    reader.read(begin, chunk);
+    for (std::size_t k = 0; k < chunk.size(); ++k) {
+      const Entry& e = chunk[k];
+      t->pure[begin + k] = e.wdl == Wdl::kWin    ? state::make(state::kWin, e.distance)
+                           : e.wdl == Wdl::kLoss ? state::make(state::kLoss, e.distance)
+                                                 : state::kDraw;
+      if (rule)
+        t->rule[begin + k] = e.rule == RuleWdl::kWin    ? RuleClass::kWin
+                             : e.rule == RuleWdl::kLoss ? RuleClass::kLoss
+                                                        : RuleClass::kDraw;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<Subspace> exit_subspaces(const Rules& rules, Subspace unit) {
+  std::vector<Subspace> out;
+  for (Subspace side : sides_of(unit))
+    for (int shots = 1; shots <= rules.shots_per_double_mill; ++shots)
+      if (side.other - shots >= kMinCows) out.push_back({side.other - shots, side.mover, 0, 0});
+  return out;
+}
+
+std::vector<Subspace> subspaces_up_to(int max_total) {
+  std::vector<Subspace> out;
+  for (int m = kMinCows; m <= 12; ++m)
+    for (int o = kMinCows; o <= 12; ++o)
+      if (m + o <= std::min(max_total, 24)) out.push_back({m, o, 0, 0});
+  return out;
+}
+
+std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>& targets) {
+  std::set<Subspace> units;
+  std::vector<Subspace> todo;
+  for (Subspace t : targets) todo.push_back(unit_of(t));
+  while (!todo.empty()) {
+    const Subspace u = todo.back();
+    todo.pop_back();
+    if (!units.insert(u).second) continue;
+    for (Subspace e : exit_subspaces(rules, u)) todo.push_back(unit_of(e));
+  }
+  std::vector<Subspace> ordered(units.begin(), units.end());
+  // Exits lose cows, so fewer cows in all comes first.
+  std::stable_sort(ordered.begin(), ordered.end(), [](Subspace a, Subspace b) {
+    return a.mover + a.other < b.mover + b.other;
+  });
+  return ordered;
+}
+
+void check_solvable(const Rules& rules) {
+  if (rules.needs_history())
+    throw std::invalid_argument("rules '" + rules.name +
+                                "' restrict re-forming mills, which needs the previous move in "
+                                "the position; this solver does not model that yet");
+  if (!rules.shot_mandatory)
+    throw std::invalid_argument("rules '" + rules.name +
+                                "' let a player skip the shot; not solved yet");
+  if (!rules.blocked_player_loses)
+    throw std::invalid_argument("rules '" + rules.name + "' let a blocked player pass; not solved yet");
+  if (rules.ply_limit > 0 && rules.ply_limit_scope != PlyLimitScope::kAllPlies &&
+      rules.ply_limit_scope != PlyLimitScope::kMovingPhase)
+    throw std::invalid_argument("rules '" + rules.name +
+                                "' count the ply limit only at three cows; not solved yet");
+  if (rules.ply_limit > 120)
+    throw std::invalid_argument("ply limits above 120 are not supported by the table format");
+}
+
+std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
+  check_solvable(options.rules);
+  const Game game(options.rules);
+  std::filesystem::create_directories(options.folder);
+  // Refuse a folder solved with other rules before touching anything.
+  for (const auto& file : std::filesystem::directory_iterator(options.folder)) {
+    if (file.path().extension() != ".mtb") continue;
+    try {
+      TableReader reader(file.path());
+      if (reader.header().rules.fingerprint() != options.rules.fingerprint())
+        throw std::invalid_argument("database folder '" + options.folder.string() +
+                                    "' holds tables solved with rules '" +
+                                    reader.header().rules.name + "' (" + file.path().filename().string() +
+                                    "), not '" + options.rules.name + "'");
+    } catch (const TableError& e) {
+      log << "warning: " << e.what() << '\n';
+    }
+  }
+  std::vector<UnitReport> reports;
+  Progress progress(options.progress);
+  const auto units = units_for(options.rules, options.targets);
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const Subspace unit = units[u];
+    UnitReport report{unit};
+    const auto sides = sides_of(unit);
+    const bool done = std::all_of(sides.begin(), sides.end(), [&](Subspace s) {
+      return finished(options.folder / table_file_name(s), options.rules, log);
+    });
+    if (done) {
+      report.skipped = true;
+      log << "[" << u + 1 << "/" << units.size() << "] " << unit.name() << ": finished before\n";
+      reports.push_back(report);
+      continue;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    ExitTables exits;
+    for (Subspace e : exit_subspaces(options.rules, unit))
+      if (!exits.find(e.mover, e.other))
+        exits.add(load_exit_table(game, options.folder / table_file_name(e), e));
+    UnitSolver solver(game, unit, exits, progress);
+    solver.solve();
+    for (int s = 0; s < solver.num_sides(); ++s) {
+      TableHeader header{options.rules, solver.subspace(s), solver.size(s),
+                         options.rules.ply_limit > 0};
+      TableWriter writer(options.folder / table_file_name(solver.subspace(s)), header);
+      solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
+      writer.finish();
+      report.positions += solver.size(s);
+    }
+    report.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.state_bytes = solver.peak_state_bytes();
+    report.exit_bytes = exits.bytes();
+    log << "[" << u + 1 << "/" << units.size() << "] " << unit.name() << ": "
+        << report.positions << " positions in " << report.seconds << " s ("
+        << static_cast<double>(report.positions) / std::max(report.seconds, 1e-9) / 1e6
+        << " M/s), state " << report.state_bytes / (1 << 20) << " MiB, exits "
+        << report.exit_bytes / (1 << 20) << " MiB" << std::endl;
+    reports.push_back(report);
+  }
+  return reports;
+}
+
+}  // namespace mora::solver

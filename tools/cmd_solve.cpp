@@ -1,0 +1,62 @@
+#include <omp.h>
+
+#include <iostream>
+
+#include "solver/solve.h"
+#include "tools/options.h"
+
+namespace mora::tools {
+
+int run_solve(const std::vector<std::string>& args) {
+  po::options_description options("solve options");
+  options.add_options()("db", po::value<std::string>()->required(),
+                        "database folder (created if missing; finished tables are kept)")(
+      "max-total", po::value<int>(), "solve every subspace with mover + other <= N (6..24)")(
+      "subspace", po::value<std::string>(),
+      "solve this subspace (e.g. 5v4) and whatever it needs that is not solved yet")(
+      "threads", po::value<int>()->default_value(omp_get_max_threads()), "OpenMP threads")(
+      "quiet,q", "no progress lines on stderr");
+  add_rules_option(options);
+  auto vm = parse("solve",
+                  "--db DIR [--rules R] (--max-total N | --subspace MvO) [--threads T]\n\n"
+                  "Solves the moving and flying phase by retrograde analysis, unit by unit in\n"
+                  "dependency order: exact values and distances, and the values under the\n"
+                  "preset's ply limit. A killed run started again continues where it stopped.",
+                  options, args);
+  if (!vm) return 0;
+  if (vm->count("max-total") == vm->count("subspace"))
+    throw po::error("give exactly one of --max-total and --subspace");
+  solver::SolveOptions opts;
+  opts.folder = (*vm)["db"].as<std::string>();
+  opts.rules = rules_from(*vm);
+  opts.progress = !vm->count("quiet");
+  if (vm->count("max-total")) {
+    const int n = (*vm)["max-total"].as<int>();
+    if (n < 6 || n > 24) throw po::error("--max-total must be from 6 to 24");
+    opts.targets = solver::subspaces_up_to(n);
+  } else {
+    const Subspace s = Subspace::parse((*vm)["subspace"].as<std::string>());
+    if (!s.moving_phase() || s.mover < 3 || s.other < 3)
+      throw po::error("--subspace must be a moving-phase subspace MvO with 3 to 12 cows a side");
+    opts.targets = {s};
+  }
+  const int threads = (*vm)["threads"].as<int>();
+  if (threads < 1) throw po::error("--threads must be 1 or more");
+  omp_set_num_threads(threads);
+  const auto reports = solver::solve(opts, std::cerr);
+  std::uint64_t positions = 0;
+  double seconds = 0;
+  int solved = 0;
+  for (const auto& r : reports) {
+    if (r.skipped) continue;
+    ++solved;
+    positions += r.positions;
+    seconds += r.seconds;
+  }
+  std::cout << "solved " << solved << " units (" << positions << " positions) in " << seconds
+            << " s; " << reports.size() - static_cast<std::size_t>(solved)
+            << " were finished before\n";
+  return 0;
+}
+
+}  // namespace mora::tools
