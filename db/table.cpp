@@ -15,7 +15,6 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
-#include <utility>
 
 namespace mora {
 
@@ -605,7 +604,7 @@ void TableReader::Impl::parse() {
     fail("rule options do not match the rules fingerprint");
 
   // The streams, their indexes, and their blocks must tile the file exactly, in order.
-  std::uint64_t index_at = header_bytes, index_end = header_bytes;
+  std::uint64_t index_end = header_bytes;
   for (std::uint32_t i = 0; i < num_streams; ++i) {
     const std::uint8_t* d = p + kFixedHeaderBytes + kStreamBytes * i;
     if (d[0] >= kNumTableStreams) fail("unknown stream kind " + std::to_string(d[0]));
@@ -627,7 +626,8 @@ void TableReader::Impl::parse() {
   const bool rule = header.has_rule_part;
   if (by_kind[0] < 0 || by_kind[2] < 0 || (by_kind[1] >= 0) != rule || (by_kind[3] >= 0) != rule)
     fail("the streams do not match the header flags");
-  if (XXH64(p + index_at, index_end - index_at, 0) != get<std::uint64_t>(p + kOffIndexChecksum))
+  if (XXH64(p + header_bytes, index_end - header_bytes, 0) !=
+      get<std::uint64_t>(p + kOffIndexChecksum))
     fail("block index checksum mismatch");
   std::uint64_t at = index_end;
   for (const Stream& s : streams) {
