@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "db/table.h"
@@ -13,10 +14,6 @@ namespace {
 
 constexpr int kMinCows = 3;
 constexpr std::uint64_t kReadChunk = 1 << 20;
-
-Subspace unit_of(Subspace s) {
-  return s.mover >= s.other ? s : Subspace{s.other, s.mover, 0, 0};
-}
 
 std::vector<Subspace> sides_of(Subspace unit) {
   std::vector<Subspace> sides{unit};
@@ -65,6 +62,16 @@ std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesyst
 
 }  // namespace
 
+Subspace unit_of(Subspace s) {
+  return s.mover >= s.other ? s : Subspace{s.other, s.mover, 0, 0};
+}
+
+std::vector<Subspace> unit_dependencies(const Rules& rules, Subspace unit) {
+  std::set<Subspace> units;
+  for (Subspace e : exit_subspaces(rules, unit)) units.insert(unit_of(e));
+  return {units.begin(), units.end()};
+}
+
 std::vector<Subspace> exit_subspaces(const Rules& rules, Subspace unit) {
   std::vector<Subspace> out;
   for (Subspace side : sides_of(unit))
@@ -89,7 +96,7 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
     const Subspace u = todo.back();
     todo.pop_back();
     if (!units.insert(u).second) continue;
-    for (Subspace e : exit_subspaces(rules, u)) todo.push_back(unit_of(e));
+    for (Subspace d : unit_dependencies(rules, u)) todo.push_back(d);
   }
   std::vector<Subspace> ordered(units.begin(), units.end());
   // Exits lose cows, so fewer cows in all comes first.
@@ -117,65 +124,76 @@ void check_solvable(const Rules& rules) {
     throw std::invalid_argument("ply limits above 120 are not supported by the table format");
 }
 
-std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
-  check_solvable(options.rules);
-  const Game game(options.rules);
-  std::filesystem::create_directories(options.folder);
-  // Refuse a folder solved with other rules before touching anything.
-  for (const auto& file : std::filesystem::directory_iterator(options.folder)) {
+void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std::ostream& log) {
+  check_solvable(rules);
+  std::filesystem::create_directories(folder);
+  for (const auto& file : std::filesystem::directory_iterator(folder)) {
     if (file.path().extension() != ".mtb") continue;
     try {
       TableReader reader(file.path());
-      if (reader.header().rules.fingerprint() != options.rules.fingerprint())
-        throw std::invalid_argument("database folder '" + options.folder.string() +
+      if (reader.header().rules.fingerprint() != rules.fingerprint())
+        throw std::invalid_argument("database folder '" + folder.string() +
                                     "' holds tables solved with rules '" +
-                                    reader.header().rules.name + "' (" + file.path().filename().string() +
-                                    "), not '" + options.rules.name + "'");
+                                    reader.header().rules.name + "' (" +
+                                    file.path().filename().string() + "), not '" + rules.name +
+                                    "'");
     } catch (const TableError& e) {
       log << "warning: " << e.what() << '\n';
     }
   }
+}
+
+bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
+                   std::ostream& log) {
+  const auto sides = sides_of(unit);
+  return std::all_of(sides.begin(), sides.end(), [&](Subspace s) {
+    return finished(folder / table_file_name(s), rules, log);
+  });
+}
+
+UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
+                      Progress& progress) {
+  const Game game(rules);
+  UnitReport report{unit};
+  const auto start = std::chrono::steady_clock::now();
+  ExitTables exits;
+  for (Subspace e : exit_subspaces(rules, unit))
+    if (!exits.find(e.mover, e.other))
+      exits.add(load_exit_table(game, folder / table_file_name(e), e));
+  UnitSolver solver(game, unit, exits, progress);
+  solver.solve();
+  for (int s = 0; s < solver.num_sides(); ++s) {
+    const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0};
+    TableWriter writer(folder / table_file_name(solver.subspace(s)), header);
+    solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
+    writer.finish();
+    report.positions += solver.size(s);
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.state_bytes = solver.peak_state_bytes();
+  report.exit_bytes = exits.bytes();
+  return report;
+}
+
+std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
+  prepare_folder(options.folder, options.rules, log);
   std::vector<UnitReport> reports;
   Progress progress(options.progress);
   const auto units = units_for(options.rules, options.targets);
   for (std::size_t u = 0; u < units.size(); ++u) {
-    const Subspace unit = units[u];
-    UnitReport report{unit};
-    const auto sides = sides_of(unit);
-    const bool done = std::all_of(sides.begin(), sides.end(), [&](Subspace s) {
-      return finished(options.folder / table_file_name(s), options.rules, log);
-    });
-    if (done) {
-      report.skipped = true;
-      log << "[" << u + 1 << "/" << units.size() << "] " << unit.name() << ": finished before\n";
-      reports.push_back(report);
+    std::ostringstream tag;
+    tag << '[' << u + 1 << '/' << units.size() << "] ";
+    if (unit_finished(options.folder, options.rules, units[u], log)) {
+      log << tag.str() << units[u].name() << ": finished before\n";
+      reports.push_back(UnitReport{units[u], 0, 0, 0, 0, true});
       continue;
     }
-    const auto start = std::chrono::steady_clock::now();
-    ExitTables exits;
-    for (Subspace e : exit_subspaces(options.rules, unit))
-      if (!exits.find(e.mover, e.other))
-        exits.add(load_exit_table(game, options.folder / table_file_name(e), e));
-    UnitSolver solver(game, unit, exits, progress);
-    solver.solve();
-    for (int s = 0; s < solver.num_sides(); ++s) {
-      TableHeader header{options.rules, solver.subspace(s), solver.size(s),
-                         options.rules.ply_limit > 0};
-      TableWriter writer(options.folder / table_file_name(solver.subspace(s)), header);
-      solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
-      writer.finish();
-      report.positions += solver.size(s);
-    }
-    report.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report.state_bytes = solver.peak_state_bytes();
-    report.exit_bytes = exits.bytes();
-    log << "[" << u + 1 << "/" << units.size() << "] " << unit.name() << ": "
-        << report.positions << " positions in " << report.seconds << " s ("
-        << static_cast<double>(report.positions) / std::max(report.seconds, 1e-9) / 1e6
-        << " M/s), state " << report.state_bytes / (1 << 20) << " MiB, exits "
-        << report.exit_bytes / (1 << 20) << " MiB" << std::endl;
-    reports.push_back(report);
+    const UnitReport r = solve_unit(options.folder, options.rules, units[u], progress);
+    log << tag.str() << r.unit.name() << ": " << r.positions << " positions in " << r.seconds << " s ("
+        << static_cast<double>(r.positions) / std::max(r.seconds, 1e-9) / 1e6
+        << " M/s), state " << r.state_bytes / (1 << 20) << " MiB, exits "
+        << r.exit_bytes / (1 << 20) << " MiB" << std::endl;
+    reports.push_back(r);
   }
   return reports;
 }

@@ -9,11 +9,17 @@
 
 #include "game/rules.h"
 #include "indexing/indexer.h"
+#include "solver/progress.h"
 
 namespace mora::solver {
 
 // The moving-phase subspaces that mills of (m, o) and (o, m) lead to.
 std::vector<Subspace> exit_subspaces(const Rules& rules, Subspace unit);
+
+// The unit (named by its subspace with mover >= other) that `s` belongs to.
+Subspace unit_of(Subspace s);
+// The units whose tables the exits of `unit` read.
+std::vector<Subspace> unit_dependencies(const Rules& rules, Subspace unit);
 
 // Units (named by their subspace with mover >= other) needed to solve `targets`, in an order
 // in which every unit comes after the units its exits lead to.
@@ -39,6 +45,17 @@ struct UnitReport {
   std::uint64_t exit_bytes = 0;
   bool skipped = false;
 };
+
+// Prepares `folder` for solving with `rules`: creates it, and throws std::invalid_argument if
+// it holds tables of other rules (before anything is changed).
+void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std::ostream& log);
+// Whether every table of `unit` is in `folder`, complete, with intact checksums and `rules`.
+bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
+                   std::ostream& log);
+// Solves one unit whose dependencies are finished and writes its tables (atomically, one
+// file per subspace).
+UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
+                      Progress& progress);
 
 // Solves what is not finished yet. `log` gets one line per unit. Throws on bad input (tables
 // of other rules in the folder) before changing anything.
