@@ -6,30 +6,62 @@
 
 namespace mora {
 
-Database::Database(const std::vector<std::filesystem::path>& folders)
-    : game_(Rules{}) {
+namespace fs = std::filesystem;
+
+struct Database::Table {
+  std::unique_ptr<TableReader> reader;
+  SubspaceIndex index;
+};
+
+namespace {
+
+// The table files of a folder in name order, so that reports and errors are reproducible.
+std::vector<fs::path> table_files(const fs::path& folder) {
+  if (!fs::is_directory(folder))
+    throw TableError("database folder '" + folder.string() + "' does not exist");
+  std::vector<fs::path> files;
+  for (const auto& file : fs::directory_iterator(folder))
+    if (file.path().extension() == ".mtb") files.push_back(file.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+Database::Database(const std::vector<fs::path>& folders) : game_(Rules{}) {
   std::optional<TableHeader> first;
   for (const auto& folder : folders) {
-    if (!std::filesystem::is_directory(folder))
-      throw TableError("database folder '" + folder.string() + "' does not exist");
-    for (const auto& file : std::filesystem::directory_iterator(folder)) {
-      if (file.path().extension() != ".mtb") continue;
-      auto reader = std::make_unique<TableReader>(file.path());
+    for (const auto& file : table_files(folder)) {
+      auto reader = std::make_unique<TableReader>(file);
       const TableHeader& h = reader->header();
       if (!first) {
         first = h;
       } else if (h.rules.fingerprint() != first->rules.fingerprint()) {
-        throw TableError("table '" + file.path().string() + "' was solved with rules '" +
-                         h.rules.name + "', others with '" + first->rules.name + "'");
+        throw TableError("table '" + file.string() + "' was solved with rules '" + h.rules.name +
+                         "', others with '" + first->rules.name + "'");
       }
-      tables_.emplace(h.subspace, std::move(reader));
+      const Subspace s = h.subspace;
+      if (!s.moving_phase() || s.mover > kMaxCows || s.other > kMaxCows)
+        throw TableError("table '" + file.string() + "' holds subspace " + s.name() +
+                         ", not one of the moving phase");
+      if (tables_.count(s)) continue;
+      SubspaceIndex index(Board::morabaraba(), s);
+      // A header that passed its checksum but disagrees with the indexer would make every
+      // probe of the subspace read the wrong position.
+      if (index.size() != h.num_positions)
+        throw TableError("table '" + file.string() + "' holds " + std::to_string(h.num_positions) +
+                         " positions, subspace " + s.name() + " has " +
+                         std::to_string(index.size()));
+      tables_.emplace(s, std::make_unique<Table>(Table{std::move(reader), std::move(index)}));
     }
   }
   if (!first) throw TableError("no tables (*.mtb) in the database folders given");
   rules_ = first->rules;
   game_ = Game(rules_);
-  for (const auto& [s, t] : tables_) indexes_.emplace(s, SubspaceIndex(game_.board(), s));
+  for (const auto& [s, t] : tables_) by_counts_[s.mover * (kMaxCows + 1) + s.other] = t.get();
 }
+
+Database::~Database() = default;
 
 std::vector<Subspace> Database::subspaces() const {
   std::vector<Subspace> out;
@@ -39,15 +71,31 @@ std::vector<Subspace> Database::subspaces() const {
 
 const TableReader* Database::table(const Subspace& s) const {
   auto it = tables_.find(s);
-  return it == tables_.end() ? nullptr : it->second.get();
+  return it == tables_.end() ? nullptr : it->second->reader.get();
+}
+
+const Database::Table& Database::table_for(Bitboard mover, Bitboard other) const {
+  const int m = std::popcount(mover), o = std::popcount(other);
+  const Table* t = by_counts_[m * (kMaxCows + 1) + o];
+  if (!t)
+    throw std::out_of_range("subspace " + Subspace{m, o, 0, 0}.name() + " is not in the database");
+  return *t;
 }
 
 Entry Database::entry(Bitboard mover, Bitboard other) const {
-  const Subspace s{std::popcount(mover), std::popcount(other), 0, 0};
-  auto it = tables_.find(s);
-  if (it == tables_.end())
-    throw std::out_of_range("subspace " + s.name() + " is not in the database");
-  return it->second->probe(indexes_.at(s).index(mover, other));
+  const Table& t = table_for(mover, other);
+  return t.reader->probe(t.index.index(mover, other));
+}
+
+Outcome Database::covered_outcome(const Position& pos) const {
+  if (pos.placing())
+    throw std::invalid_argument("the database covers the moving phase (no cows in hand)");
+  // The indexer trusts its input; a Position built by hand may not be one.
+  if ((pos.cows[kWhite] & pos.cows[kBlack]) || (pos.occupied() & ~game_.board().all_points()))
+    throw std::invalid_argument("not a position: overlapping cows or cows off the board");
+  if (pos.total(opposite(pos.side_to_move)) <= 2)
+    throw std::invalid_argument("the game is over: the side not to move has two cows or fewer");
+  return game_.outcome(pos, false);
 }
 
 ProbeResult result_at_count(const Entry& e, const Rules& rules, int count) {
@@ -68,26 +116,35 @@ ProbeResult result_at_count(const Entry& e, const Rules& rules, int count) {
 }
 
 ProbeResult Database::probe(const Position& pos) const {
-  if (pos.placing())
-    throw std::invalid_argument("the database covers the moving phase (no cows in hand)");
-  switch (game_.outcome(pos, false)) {
-    case Outcome::kLoss: {
-      ProbeResult r;
+  ProbeResult r;
+  r.has_rule_part = rules_.ply_limit > 0;
+  switch (covered_outcome(pos)) {
+    case Outcome::kLoss:
       r.wdl = Wdl::kLoss;
-      r.has_rule_part = rules_.ply_limit > 0;
       r.rule = RuleWdl::kLoss;
       if (r.has_rule_part) r.plies_to_mill = 0;
       return r;
-    }
-    case Outcome::kDraw: return ProbeResult{Wdl::kDraw, 0, rules_.ply_limit > 0, RuleWdl::kDraw, {}};
-    case Outcome::kOngoing: break;
+    case Outcome::kDraw:
+      return r;
+    case Outcome::kOngoing:
+      break;
   }
   return result_at_count(entry(pos.mover(), pos.other()), rules_, pos.plies_since_mill);
 }
 
-}  // namespace mora
+Wdl Database::probe_wdl(const Position& pos) const {
+  switch (covered_outcome(pos)) {
+    case Outcome::kLoss:
+      return Wdl::kLoss;
+    case Outcome::kDraw:
+      return Wdl::kDraw;
+    case Outcome::kOngoing:
+      break;
+  }
+  const Table& t = table_for(pos.mover(), pos.other());
+  return t.reader->probe_wdl(t.index.index(pos.mover(), pos.other()));
+}
 
-namespace mora {
 namespace {
 
 // The value of the move that led to `child`, seen by the side that made it.
@@ -100,30 +157,36 @@ ProbeResult negate(const ProbeResult& child) {
   return r;
 }
 
-int score(const ProbeResult& r) {
-  // Larger is better: quick wins, then draws, then slow losses.
+// Larger is better: quick wins, then draws, then slow losses.
+int pure_score(const ProbeResult& r) {
   constexpr int kBig = 1 << 20;
   return r.wdl == Wdl::kWin ? 2 * kBig - r.distance : r.wdl == Wdl::kDraw ? kBig : r.distance;
+}
+
+// Larger is better: the rule value, then few plies to a winning mill or many to a losing one.
+int rule_score(const ProbeResult& r) {
+  if (!r.has_rule_part) return 0;
+  constexpr int kSpan = 1 << 10;  // above any plies_to_mill (8 bits)
+  const int base = static_cast<int>(r.rule) * kSpan, plies = r.plies_to_mill.value_or(0);
+  return r.rule == RuleWdl::kWin    ? base + kSpan - 1 - plies
+         : r.rule == RuleWdl::kLoss ? base + plies
+                                    : base;
 }
 
 }  // namespace
 
 bool better(const ProbeResult& a, const ProbeResult& b) {
-  if (score(a) != score(b)) return score(a) > score(b);
-  if (a.rule != b.rule) return a.rule > b.rule;
-  const int pa = a.plies_to_mill.value_or(0), pb = b.plies_to_mill.value_or(0);
-  return a.rule == RuleWdl::kWin ? pa < pb : pa > pb;
+  return std::pair(rule_score(a), pure_score(a)) > std::pair(rule_score(b), pure_score(b));
 }
 
 std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) const {
-  probe(pos);  // rejects what the database cannot answer
+  std::vector<std::pair<Move, ProbeResult>> out;
+  if (covered_outcome(pos) != Outcome::kOngoing) return out;
   MoveList list;
   game_.generate(pos, list);
-  std::vector<std::pair<Move, ProbeResult>> out;
   for (const Move& m : list) {
-    const Position child = game_.make(pos, m);
-    ProbeResult r = negate(probe(child));
-    // A mill restarts the count, so the rule value of the move is the child's at count 0.
+    ProbeResult r = negate(probe(game_.make(pos, m)));
+    // Any mill ends the count (the solver's definition): the move itself is the next mill.
     if (m.num_shots() > 0 && r.plies_to_mill) r.plies_to_mill = 1;
     out.emplace_back(m, r);
   }
@@ -132,15 +195,51 @@ std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) c
   return out;
 }
 
+std::optional<Move> Database::best_move(const Position& pos) const {
+  const auto ranked = moves(pos);
+  if (ranked.empty()) return std::nullopt;
+  return ranked.front().first;
+}
+
 std::vector<Move> Database::best_line(const Position& start, int max_plies) const {
   std::vector<Move> line;
+  // Boards seen (the count aside): best play of a decided position never repeats one, as its
+  // distance or plies to the next mill shrink every ply; a drawn line stops at its cycle.
+  std::vector<std::pair<std::array<Bitboard, 2>, Color>> seen{{start.cows, start.side_to_move}};
   Position pos = start;
-  while (static_cast<int>(line.size()) < max_plies && game_.outcome(pos, false) == Outcome::kOngoing) {
-    const auto ranked = moves(pos);
-    line.push_back(ranked.front().first);
-    pos = game_.make(pos, ranked.front().first);
+  while (static_cast<int>(line.size()) < max_plies && game_.outcome(pos) == Outcome::kOngoing) {
+    const Move m = *best_move(pos);
+    line.push_back(m);
+    pos = game_.make(pos, m);
+    const std::pair key{pos.cows, pos.side_to_move};
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) break;
+    seen.push_back(key);
   }
   return line;
+}
+
+std::vector<TableCheck> check_tables(const std::vector<fs::path>& folders) {
+  std::vector<TableCheck> out;
+  for (const auto& folder : folders) {
+    std::vector<fs::path> files;
+    try {
+      files = table_files(folder);
+    } catch (const std::exception& e) {
+      out.push_back({folder, 0, e.what()});
+      continue;
+    }
+    for (const auto& file : files) {
+      TableCheck c{file, 0, {}};
+      try {
+        c.bytes = fs::file_size(file);
+        TableReader(file).check();
+      } catch (const std::exception& e) {
+        c.error = e.what();
+      }
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
 }
 
 }  // namespace mora

@@ -1,10 +1,17 @@
 // A database: the tables of one rule set in one or more folders, probed by position.
+//
+// Thread safety: a Database is immutable after construction, and every const member may be
+// called from any number of threads at once without locking. The only cache is the table
+// reader's: each thread keeps its last two decoded blocks per value stream (db/table.cpp), so
+// nearby probes decode once and threads never wait for each other.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "db/table.h"
@@ -17,45 +24,78 @@ struct ProbeResult {
   Wdl wdl = Wdl::kDraw;
   int distance = 0;  // plies to the end with best play (0 for draws)
   bool has_rule_part = false;
-  RuleWdl rule = RuleWdl::kDraw;          // at the position's own count
-  std::optional<int> plies_to_mill;       // when rule is kWin or kLoss
+  RuleWdl rule = RuleWdl::kDraw;     // at the position's own count
+  std::optional<int> plies_to_mill;  // when rule is kWin or kLoss
 };
 
 class Database {
  public:
-  // Opens every table (*.mtb) in `folders`; all must be of one rule set. Throws TableError
-  // for unreadable tables, mixed rules or folders without tables.
+  // Opens every table (*.mtb) in `folders`; all must be of one rule set. Where two folders
+  // hold the same subspace, the first folder given wins. Throws TableError naming the file for
+  // unreadable or foreign tables, mixed rules, or folders without tables. Block checksums are
+  // verified when a block is first read (and by check_tables()), not here, so opening is quick.
   explicit Database(const std::vector<std::filesystem::path>& folders);
+  ~Database();
 
   const Rules& rules() const { return rules_; }
   const Game& game() const { return game_; }
   std::vector<Subspace> subspaces() const;
   const TableReader* table(const Subspace& s) const;  // nullptr when not in the database
 
-  // The value of a moving-phase position (any side to move). Throws std::invalid_argument
-  // for a placing position or a finished game, and std::out_of_range naming the subspace when
-  // its table is not in the database.
+  // The value of a moving-phase position (any side to move, any count). Throws
+  // std::invalid_argument for a position the database does not cover (cows in hand, a finished
+  // game's loser to move after the winner's turn, overlapping cows), std::out_of_range naming
+  // the subspace when its table is not in the database, and TableError naming the file when a
+  // table is damaged.
   ProbeResult probe(const Position& pos) const;
-  // Every legal move with the value it leads to, from the side to move, best first: quickest
-  // win, then draws, then slowest loss. Throws as probe() does.
+  // Only the pure win/draw/loss: reads one value stream instead of all four.
+  Wdl probe_wdl(const Position& pos) const;
+
+  // Every legal move with the value it leads to, from the side to move, best first (see
+  // better()). Throws as probe() does.
   std::vector<std::pair<Move, ProbeResult>> moves(const Position& pos) const;
-  // The moves of best play from `pos` to the end of the game (at most `max_plies`).
+  // The first of moves(); nullopt when the game is over.
+  std::optional<Move> best_move(const Position& pos) const;
+  // The moves of best play from `pos` until the game ends under the database's rules (by
+  // cows, a blocked player, a full board or the ply limit), or a drawn line repeats a position,
+  // or `max_plies` moves.
   std::vector<Move> best_line(const Position& pos, int max_plies = 1000) const;
 
   // The entry stored for the position of `mover` and `other` cows (the mover to move).
   Entry entry(Bitboard mover, Bitboard other) const;
 
  private:
+  struct Table;
+  const Table& table_for(Bitboard mover, Bitboard other) const;
+  // The outcome of pos by cows, blocking or a full board, after checking that the database
+  // covers it; pure values ignore the ply limit.
+  Outcome covered_outcome(const Position& pos) const;
+
+  static constexpr int kMaxCows = 24;
   Rules rules_;
   Game game_;
-  std::map<Subspace, std::unique_ptr<TableReader>> tables_;
-  std::map<Subspace, SubspaceIndex> indexes_;
+  std::map<Subspace, std::unique_ptr<Table>> tables_;
+  // The hot path's lookup: tables by [mover cows][other cows], nullptr where missing.
+  std::array<const Table*, (kMaxCows + 1) * (kMaxCows + 1)> by_counts_{};
 };
 
-// Orders results from the side to move's view: true when `a` is better than `b`.
+// Orders moves' results from the side to move's view: true when `a` is better than `b`. With
+// the ply-limit part, the rule value at the position's count ranks first (a pure win that lets
+// the count run out is a draw in the game these rules play, as chess's 50-move rule ranks by
+// DTZ): rule wins by fewest plies to the next mill, rule losses by most; then, as without the
+// part, quickest win, draws, slowest loss.
 bool better(const ProbeResult& a, const ProbeResult& b);
 
 // The answer for a count from the entry at count 0 (see RULES.md, "What the solver computes").
 ProbeResult result_at_count(const Entry& e, const Rules& rules, int count);
+
+// The checksum check of one table file (TableReader::check: no values are decoded).
+struct TableCheck {
+  std::filesystem::path file;
+  std::uint64_t bytes = 0;
+  std::string error;  // empty when the file is intact
+};
+// Checks every *.mtb file in `folders` independently, so one bad file hides no other.
+std::vector<TableCheck> check_tables(const std::vector<std::filesystem::path>& folders);
 
 }  // namespace mora
