@@ -14,6 +14,7 @@ int run_solve(const std::vector<std::string>& args);
 int run_verify(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
 int run_probe(const std::vector<std::string>& args);
+int run_check(const std::vector<std::string>& args);
 
 constexpr Command kCommands[] = {
     {"show", "draw a position and list its legal moves", run_show},
@@ -22,6 +23,7 @@ constexpr Command kCommands[] = {
     {"verify", "recompute every stored value by forward search", run_verify},
     {"info", "statistics of a database, per subspace", run_info},
     {"probe", "look positions up in a database", run_probe},
+    {"check", "verify every table checksum of a database", run_check},
 };
 }  // namespace mora::tools
 

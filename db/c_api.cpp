@@ -1,0 +1,192 @@
+// The C interface (db/morabaraba.h) over Database: every entry point catches what the C++
+// side throws and turns it into a status and a per-thread message.
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "db/database.h"
+#include "db/morabaraba.h"
+#include "game/notation.h"
+
+struct mora_db {
+  mora::Database db;
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+mora_status fail(mora_status status, const std::string& message) {
+  // Assigning may itself run out of memory; the status still tells the caller what happened.
+  try {
+    last_error = message;
+  } catch (...) {
+  }
+  return status;
+}
+
+// Runs `body` (which returns a status) and maps exceptions to statuses. The order matters:
+// ParseError is an invalid_argument, TableError a runtime_error.
+template <typename Body>
+mora_status guarded(Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const mora::TableError& e) {
+    return fail(MORA_ERR_TABLE, e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    return fail(MORA_ERR_TABLE, e.what());
+  } catch (const std::invalid_argument& e) {
+    return fail(MORA_ERR_POSITION, e.what());
+  } catch (const std::out_of_range& e) {
+    return fail(MORA_ERR_MISSING, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(MORA_ERR_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(MORA_ERR_INTERNAL, e.what());
+  } catch (...) {
+    return fail(MORA_ERR_INTERNAL, "unknown error");
+  }
+}
+
+mora_status null_argument(const char* name) {
+  return fail(MORA_ERR_ARGUMENT, std::string(name) + " is NULL");
+}
+
+mora::Position parse(const mora_db& h, const char* position) {
+  return mora::parse_position(position, h.db.rules().cows_per_player);
+}
+
+mora_result to_c(const mora::ProbeResult& r) {
+  return {static_cast<int>(r.wdl), r.distance, r.has_rule_part, static_cast<int>(r.rule),
+          r.plies_to_mill.value_or(-1)};
+}
+
+std::vector<std::filesystem::path> to_paths(const char* const* folders, std::size_t n) {
+  std::vector<std::filesystem::path> paths;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!folders[i]) throw std::invalid_argument("folder " + std::to_string(i) + " is NULL");
+    paths.emplace_back(folders[i]);
+  }
+  return paths;
+}
+
+// Copies `text` and its terminating zero into out[0, size).
+mora_status copy_out(const std::string& text, char* out, std::size_t size) {
+  if (text.size() >= size)
+    return fail(MORA_ERR_BUFFER, "the buffer holds " + std::to_string(size) + " bytes, " +
+                                     std::to_string(text.size() + 1) + " are needed");
+  std::memcpy(out, text.c_str(), text.size() + 1);
+  return MORA_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* mora_version(void) {
+  return MORABARABA_VERSION;
+}
+
+const char* mora_last_error(void) {
+  return last_error.c_str();
+}
+
+mora_status mora_open(const char* const* folders, size_t num_folders, mora_db** db) {
+  if (!db) return null_argument("db");
+  *db = nullptr;
+  if (!folders && num_folders) return null_argument("folders");
+  if (num_folders == 0) return fail(MORA_ERR_ARGUMENT, "no database folder given");
+  return guarded([&] {
+    *db = new mora_db{mora::Database(to_paths(folders, num_folders))};
+    return MORA_OK;
+  });
+}
+
+void mora_close(mora_db* db) {
+  delete db;
+}
+
+const char* mora_rules_name(const mora_db* db) {
+  return db ? db->db.rules().name.c_str() : "";
+}
+
+mora_status mora_probe(const mora_db* db, const char* position, mora_result* result) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!result) return null_argument("result");
+  return guarded([&] {
+    *result = to_c(db->db.probe(parse(*db, position)));
+    return MORA_OK;
+  });
+}
+
+mora_status mora_probe_wdl(const mora_db* db, const char* position, int* wdl) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!wdl) return null_argument("wdl");
+  return guarded([&] {
+    *wdl = static_cast<int>(db->db.probe_wdl(parse(*db, position)));
+    return MORA_OK;
+  });
+}
+
+mora_status mora_moves(const mora_db* db, const char* position, mora_move* moves, size_t capacity,
+                       size_t* count) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!count) return null_argument("count");
+  if (!moves && capacity) return null_argument("moves");
+  return guarded([&] {
+    const auto ranked = db->db.moves(parse(*db, position));
+    *count = ranked.size();
+    if (ranked.size() > capacity)
+      return fail(MORA_ERR_BUFFER, "room for " + std::to_string(capacity) + " moves, " +
+                                       std::to_string(ranked.size()) + " are legal");
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+      const std::string text = mora::to_string(db->db.game().board(), ranked[i].first);
+      if (const mora_status s = copy_out(text, moves[i].move, MORA_MOVE_CHARS); s != MORA_OK)
+        return s;
+      moves[i].result = to_c(ranked[i].second);
+    }
+    return MORA_OK;
+  });
+}
+
+mora_status mora_best_move(const mora_db* db, const char* position, char* move, size_t size) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!move) return null_argument("move");
+  return guarded([&] {
+    const auto best = db->db.best_move(parse(*db, position));
+    return copy_out(best ? mora::to_string(db->db.game().board(), *best) : "", move, size);
+  });
+}
+
+mora_status mora_best_line(const mora_db* db, const char* position, int max_plies, char* line,
+                           size_t size, size_t* needed) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!line && size) return null_argument("line");
+  if (max_plies < 0) return fail(MORA_ERR_ARGUMENT, "max_plies is negative");
+  return guarded([&] {
+    std::string text;
+    for (const mora::Move& m : db->db.best_line(parse(*db, position), max_plies)) {
+      if (!text.empty()) text += ' ';
+      text += mora::to_string(db->db.game().board(), m);
+    }
+    if (needed) *needed = text.size() + 1;
+    return copy_out(text, line, size);
+  });
+}
+
+mora_status mora_check(const char* const* folders, size_t num_folders) {
+  if (!folders && num_folders) return null_argument("folders");
+  return guarded([&] {
+    std::string bad;
+    for (const auto& c : mora::check_tables(to_paths(folders, num_folders)))
+      if (!c.error.empty()) bad.append(bad.empty() ? "" : "\n").append(c.error);
+    return bad.empty() ? MORA_OK : fail(MORA_ERR_TABLE, bad);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,101 @@
+/* The C interface of the Morabaraba endgame databases (libmorabaraba).
+ *
+ * Positions go in and moves come out as the text of RULES.md ("Notation"): a position string
+ * is "<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>", a move "d6",
+ * "a1-a4" or "b4-b2xf4". Values are from the side to move.
+ *
+ * Every function that can fail returns a mora_status; on failure mora_last_error() gives a
+ * message for the calling thread (naming the file when a table is damaged). No C++ exception
+ * crosses this interface. A mora_db may be probed from many threads at once; opening and
+ * closing it must not overlap with probes of the same handle. */
+#ifndef MORABARABA_H
+#define MORABARABA_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MORA_API __attribute__((visibility("default")))
+
+typedef enum mora_status {
+  MORA_OK = 0,
+  MORA_ERR_ARGUMENT = 1,  /* a null pointer or a bad size */
+  MORA_ERR_POSITION = 2,  /* not a position string, or a position the database cannot answer */
+  MORA_ERR_MISSING = 3,   /* the position's subspace is not in the database */
+  MORA_ERR_TABLE = 4,     /* a table file is missing, unreadable, damaged or foreign */
+  MORA_ERR_BUFFER = 5,    /* the output buffer is too small; the size needed is reported */
+  MORA_ERR_MEMORY = 6,    /* out of memory */
+  MORA_ERR_INTERNAL = 7   /* anything else (a bug) */
+} mora_status;
+
+typedef enum mora_wdl { MORA_LOSS = 0, MORA_DRAW = 1, MORA_WIN = 2 } mora_wdl;
+
+/* The value under the ply-limit rule (60 plies without a mill in the default rules). */
+typedef enum mora_rule_wdl {
+  MORA_RULE_LOSS = 0,
+  MORA_RULE_BLESSED_LOSS = 1, /* lost without the rule, drawn with it */
+  MORA_RULE_DRAW = 2,
+  MORA_RULE_CURSED_WIN = 3, /* won without the rule, drawn with it */
+  MORA_RULE_WIN = 4
+} mora_rule_wdl;
+
+typedef struct mora_result {
+  int wdl;           /* mora_wdl: the pure value (the game without the ply limit) */
+  int distance;      /* plies to the end of the game with best play; 0 for draws */
+  int has_rule_part; /* 1 when the database's rules have a ply limit */
+  int rule;          /* mora_rule_wdl at the position's count; MORA_RULE_DRAW without the part */
+  int plies_to_mill; /* plies to the next mill for rule wins and losses, else -1 */
+} mora_result;
+
+#define MORA_MOVE_CHARS 16 /* the longest move, "b4-b2xf4xg7", and its terminating zero */
+
+typedef struct mora_move {
+  char move[MORA_MOVE_CHARS];
+  mora_result result; /* the value the move leads to, from the side that makes it */
+} mora_move;
+
+typedef struct mora_db mora_db;
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+MORA_API const char* mora_version(void);
+
+/* The message of the calling thread's last failure ("" if none), kept until its next failure. */
+MORA_API const char* mora_last_error(void);
+
+/* Opens the tables (*.mtb) of `num_folders` folders as one database; *db is set to the new
+ * handle on success and to NULL on failure. */
+MORA_API mora_status mora_open(const char* const* folders, size_t num_folders, mora_db** db);
+MORA_API void mora_close(mora_db* db); /* NULL is allowed */
+
+/* The rule preset the database was solved with, e.g. "morabaraba"; owned by the handle. */
+MORA_API const char* mora_rules_name(const mora_db* db);
+
+MORA_API mora_status mora_probe(const mora_db* db, const char* position, mora_result* result);
+/* Only the pure win/draw/loss (mora_wdl); the fastest probe. */
+MORA_API mora_status mora_probe_wdl(const mora_db* db, const char* position, int* wdl);
+
+/* Every legal move with its value, best first (rule value first where the rules have a ply
+ * limit). Writes at most `capacity` moves and sets *count to the number of legal moves; fails
+ * with MORA_ERR_BUFFER when they do not fit. */
+MORA_API mora_status mora_moves(const mora_db* db, const char* position, mora_move* moves,
+                                size_t capacity, size_t* count);
+/* The best move, or "" when the game is over. */
+MORA_API mora_status mora_best_move(const mora_db* db, const char* position, char* move,
+                                    size_t size);
+/* The best line (moves separated by single spaces) until the game ends, a drawn line repeats,
+ * or `max_plies` moves. Needs `size` >= *needed (the text and its zero); MORA_ERR_BUFFER when
+ * smaller. `needed` may be NULL. */
+MORA_API mora_status mora_best_line(const mora_db* db, const char* position, int max_plies,
+                                    char* line, size_t size, size_t* needed);
+
+/* Verifies the checksum of every block of every table in the folders without decoding values.
+ * MORA_ERR_TABLE names the bad files (one per line) when any is damaged. */
+MORA_API mora_status mora_check(const char* const* folders, size_t num_folders);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MORABARABA_H */
