@@ -1,0 +1,300 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <bit>
+#include <iostream>
+#include <map>
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "indexing/indexer.h"
+
+namespace mora {
+namespace {
+
+// The moving-phase subspaces: 3 to 12 cows a side on 24 points.
+std::vector<Subspace> moving_subspaces() {
+  std::vector<Subspace> all;
+  for (int m = 3; m <= 12; ++m)
+    for (int o = 3; o <= 12 && m + o <= 24; ++o) all.push_back({m, o});
+  return all;
+}
+
+std::uint64_t choose(int n, int k) {
+  std::uint64_t c = 1;
+  for (int i = 0; i < k; ++i) c = c * std::uint64_t(n - i) / std::uint64_t(i + 1);
+  return c;
+}
+
+// Burnside: the orbits are the average number of positions a symmetry fixes, and a position is
+// fixed when each cycle of the permutation is all mover, all other or all empty.
+std::uint64_t burnside_size(const Board& board, int m, int o) {
+  std::uint64_t fixed_sum = 0;
+  for (int s = 0; s < board.num_symmetries(); ++s) {
+    std::vector<std::vector<std::uint64_t>> ways(m + 1, std::vector<std::uint64_t>(o + 1));
+    ways[0][0] = 1;
+    Bitboard seen = 0;
+    for (Point p = 0; p < board.num_points(); ++p) {
+      if (seen & bit(p)) continue;
+      int length = 0;
+      for (Point q = p; !(seen & bit(q)); q = board.symmetry(s)[q], ++length) seen |= bit(q);
+      for (int a = m; a >= 0; --a)
+        for (int b = o; b >= 0; --b) {
+          if (a >= length) ways[a][b] += ways[a - length][b];
+          if (b >= length) ways[a][b] += ways[a][b - length];
+        }
+    }
+    fixed_sum += ways[m][o];
+  }
+  return fixed_sum / std::uint64_t(board.num_symmetries());
+}
+
+// Calls f(chosen | s) for every k-point subset s of `from`.
+template <typename F>
+void for_each_subset(Bitboard from, int k, F&& f, Bitboard chosen = 0) {
+  if (k == 0) return f(chosen);
+  if (std::popcount(from) < k) return;
+  const Bitboard lowest = from & -from;
+  for_each_subset(from & ~lowest, k - 1, f, chosen | lowest);
+  for_each_subset(from & ~lowest, k, f, chosen);
+}
+
+// Every placement of m and o cows.
+template <typename F>
+void for_each_position(const Board& board, int m, int o, F&& f) {
+  for_each_subset(board.all_points(), m, [&](Bitboard w) {
+    for_each_subset(board.all_points() & ~w, o, [&](Bitboard b) { f(w, b); });
+  });
+}
+
+int fixing_symmetries(const Board& board, Bitboard w, Bitboard b) {
+  int n = 0;
+  for (int s = 0; s < board.num_symmetries(); ++s)
+    n += board.transform(s, w) == w && board.transform(s, b) == b;
+  return n;
+}
+
+// Checks one position against the index: canonical form, round trip, and that every image of
+// the position has the same index.
+void check_position(const SubspaceIndex& ix, Bitboard w, Bitboard b, int image_symmetry) {
+  const Board& board = ix.board();
+  const CanonicalForm c = ix.canonical(w, b);
+  ASSERT_EQ(board.transform(c.symmetry, w), c.mover);
+  ASSERT_EQ(board.transform(c.symmetry, b), c.other);
+  const std::uint64_t i = ix.index(w, b);
+  ASSERT_LT(i, ix.size());
+  Bitboard uw = 0, ub = 0;
+  ix.unindex(i, uw, ub);
+  ASSERT_EQ(uw, c.mover);
+  ASSERT_EQ(ub, c.other);
+  ASSERT_EQ(ix.index(board.transform(image_symmetry, w), board.transform(image_symmetry, b)), i);
+  const CanonicalForm cc = ix.canonical(c.mover, c.other);
+  ASSERT_EQ(cc.mover, c.mover);
+  ASSERT_EQ(cc.other, c.other);
+  ASSERT_EQ(cc.symmetry, 0);
+}
+
+// Every raw position: hits per index equal its orbit size (so the index is onto and dense),
+// and the orbit count equals one found by brute force.
+void check_exhaustively(const Board& board, int m, int o) {
+  const SubspaceIndex ix(board, {m, o});
+  std::vector<int> hits(ix.size());
+  std::uint64_t raw = 0, brute_force_orbits = 0;
+  for_each_position(board, m, o, [&](Bitboard w, Bitboard b) {
+    ++raw;
+    // Independently of the index: count each orbit at its least (mover, other) pair.
+    bool least = true;
+    for (int s = 1; s < board.num_symmetries() && least; ++s) {
+      const Bitboard iw = board.transform(s, w), ib = board.transform(s, b);
+      least = iw > w || (iw == w && ib >= b);
+    }
+    brute_force_orbits += least;
+    // Each position maps to an image of itself; with hits == orbit size below, the index is
+    // then constant on orbits.
+    const CanonicalForm c = ix.canonical(w, b);
+    ASSERT_EQ(board.transform(c.symmetry, w), c.mover);
+    ASSERT_EQ(board.transform(c.symmetry, b), c.other);
+    const std::uint64_t i = ix.index(w, b);
+    ASSERT_LT(i, ix.size());
+    Bitboard uw = 0, ub = 0;
+    ix.unindex(i, uw, ub);
+    ASSERT_EQ(uw, c.mover);
+    ASSERT_EQ(ub, c.other);
+    ++hits[i];
+  });
+  EXPECT_EQ(raw, ix.raw_size());
+  EXPECT_EQ(brute_force_orbits, ix.size());
+  EXPECT_EQ(burnside_size(board, m, o), ix.size());
+  for (std::uint64_t i = 0; i < ix.size(); ++i) {
+    ASSERT_EQ(hits[i], ix.orbit_size(i)) << "index " << i;
+    Bitboard w = 0, b = 0;
+    ix.unindex(i, w, b);
+    ASSERT_EQ(fixing_symmetries(board, w, b) * ix.orbit_size(i), board.num_symmetries());
+  }
+}
+
+TEST(Subspace, NamesAndParses) {
+  EXPECT_EQ((Subspace{8, 7}).name(), "8v7");
+  EXPECT_EQ((Subspace{8, 7, 2, 3}).name(), "8v7+2+3");
+  EXPECT_EQ(Subspace::parse("8v7"), (Subspace{8, 7}));
+  EXPECT_EQ(Subspace::parse("8v7+2+3"), (Subspace{8, 7, 2, 3}));
+  EXPECT_EQ(Subspace::parse("0v0+12+12"), (Subspace{0, 0, 12, 12}));
+  EXPECT_TRUE(Subspace::parse("12v12").moving_phase());
+  for (const char* bad :
+       {"", "8", "8v", "v7", "8x7", "8v7+2", "8v7+2+", "8v7 ", " 8v7", "8v7+2+3+1", "13v3", "3v13",
+        "8v7+5+0", "-1v3", "2v5", "5v2", "12v12+1+0"})
+    EXPECT_THROW(Subspace::parse(bad), std::invalid_argument) << bad;
+  EXPECT_THROW(Subspace::parse("5v5", 9), std::invalid_argument);
+  try {
+    Subspace::parse("13v3");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("13v3"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SubspaceIndex, RejectsCountsTheBoardCannotHold) {
+  EXPECT_THROW(SubspaceIndex(Board::morabaraba(), {13, 12}), std::invalid_argument);
+  EXPECT_THROW(SubspaceIndex(Board::morabaraba(), {-1, 3}), std::invalid_argument);
+}
+
+TEST(SubspaceIndex, ExhaustiveSmallSubspaces) {
+  for (auto [m, o] : {std::pair{3, 3}, {4, 3}, {3, 4}, {12, 12}, {12, 11}})
+    check_exhaustively(Board::morabaraba(), m, o);
+}
+
+TEST(SubspaceIndex, ExhaustivePlacingCounts) {
+  // The placing phase reaches fewer than 3 cows on the board, down to an empty mover side
+  // (whose stabiliser is the whole group) and 22 to 24 free points.
+  for (auto [m, o] : {std::pair{0, 0}, {0, 3}, {1, 0}, {1, 2}, {2, 1}, {2, 2}, {2, 3}})
+    check_exhaustively(Board::morabaraba(), m, o);
+  const SubspaceIndex placing(Board::morabaraba(), {8, 7, 2, 3});
+  const SubspaceIndex moving(Board::morabaraba(), {8, 7});
+  EXPECT_EQ(placing.size(), moving.size());
+  EXPECT_EQ(placing.subspace(), (Subspace{8, 7, 2, 3}));
+}
+
+TEST(SubspaceIndex, NineMensMorrisExhaustive) {
+  for (auto [m, o] : {std::pair{3, 3}, {4, 3}, {12, 12}})
+    check_exhaustively(Board::nine_mens_morris(), m, o);
+  for (int m = 3; m <= 12; m += 3)
+    EXPECT_EQ(SubspaceIndex(Board::nine_mens_morris(), {m, 24 - m - 3}).size(),
+              burnside_size(Board::nine_mens_morris(), m, 24 - m - 3));
+}
+
+Bitboard random_set(std::mt19937_64& rng, Bitboard from, int k) {
+  Bitboard s = 0;
+  while (std::popcount(s) < k) {
+    const Point p = static_cast<Point>(rng() % 24);
+    if (from & bit(p)) s |= bit(p);
+  }
+  return s;
+}
+
+void check_samples(const Board& board, int m, int o, int samples) {
+  const SubspaceIndex ix(board, {m, o});
+  EXPECT_EQ(burnside_size(board, m, o), ix.size());
+  std::mt19937_64 rng(std::uint64_t(m * 100 + o));
+  for (int n = 0; n < samples; ++n) {
+    const Bitboard w = random_set(rng, board.all_points(), m);
+    const Bitboard b = random_set(rng, board.all_points() & ~w, o);
+    check_position(ix, w, b, static_cast<int>(rng() % 16));
+    ASSERT_EQ(ix.orbit_size(ix.index(w, b)) * fixing_symmetries(board, w, b), 16);
+  }
+  // Random indices, and the last ones, where the mover sets with symmetries are.
+  auto check_index = [&](std::uint64_t i) {
+    Bitboard w = 0, b = 0;
+    ix.unindex(i, w, b);
+    ASSERT_EQ(std::popcount(w), m);
+    ASSERT_EQ(std::popcount(b), o);
+    ASSERT_EQ(w & b, 0u);
+    ASSERT_EQ(ix.index(w, b), i);
+    ASSERT_EQ(ix.canonical(w, b).symmetry, 0);
+    ASSERT_EQ(ix.orbit_size(i) * fixing_symmetries(board, w, b), 16);
+  };
+  for (int n = 0; n < samples; ++n) check_index(rng() % ix.size());
+  for (std::uint64_t i = ix.size() - std::min<std::uint64_t>(ix.size(), 50000); i < ix.size(); ++i)
+    check_index(i);
+}
+
+TEST(SubspaceIndex, RandomSamplesOfLargeSubspaces) {
+  for (auto [m, o] : {std::pair{8, 8}, {9, 9}, {12, 12}, {12, 3}, {3, 12}, {7, 10}})
+    check_samples(Board::morabaraba(), m, o, 200000);
+  check_samples(Board::nine_mens_morris(), 8, 8, 100000);
+}
+
+// Positions fixed by one symmetry: every cycle of it all mover, all other or all empty.
+TEST(SubspaceIndex, SymmetricPositions) {
+  const Board& board = Board::morabaraba();
+  std::mt19937_64 rng(7);
+  std::map<Subspace, SubspaceIndex> indexes;
+  for (int s = 1; s < board.num_symmetries(); ++s)
+    for (int n = 0; n < 500; ++n) {
+      Bitboard w = 0, b = 0, seen = 0;
+      for (Point p = 0; p < 24; ++p) {
+        if (seen & bit(p)) continue;
+        Bitboard cycle = 0;
+        for (Point q = p; !(cycle & bit(q)); q = board.symmetry(s)[q]) cycle |= bit(q);
+        seen |= cycle;
+        const auto colour = rng() % 3;
+        if (colour == 0 && std::popcount(w | cycle) <= 12) w |= cycle;
+        if (colour == 1 && std::popcount(b | cycle) <= 12) b |= cycle;
+      }
+      ASSERT_EQ(board.transform(s, w), w);
+      ASSERT_EQ(board.transform(s, b), b);
+      const Subspace sub{std::popcount(w), std::popcount(b)};
+      auto it = indexes.find(sub);
+      if (it == indexes.end()) it = indexes.emplace(sub, SubspaceIndex(board, sub)).first;
+      const SubspaceIndex& ix = it->second;
+      for (int t = 0; t < board.num_symmetries(); ++t) check_position(ix, w, b, t);
+      ASSERT_EQ(ix.orbit_size(ix.index(w, b)) * fixing_symmetries(board, w, b), 16);
+    }
+}
+
+// Builds the tables of all 100 moving subspaces on two threads at once (the tables are
+// shared, so this also exercises the thread-safe lazy build).
+// Orbit sizes add up to the raw size; summed where that is quick (a third of the subspaces).
+constexpr std::uint64_t kOrbitSumLimit = 20'000'000;
+
+TEST(SubspaceIndex, AllMovingSubspacesMatchBurnside) {
+  const Board& board = Board::morabaraba();
+  const auto subspaces = moving_subspaces();
+  ASSERT_EQ(subspaces.size(), 100u);
+  std::vector<std::uint64_t> sizes(subspaces.size()), raw(subspaces.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < subspaces.size();) {
+      const SubspaceIndex ix(board, subspaces[i]);
+      sizes[i] = ix.size();
+      raw[i] = ix.raw_size();
+    }
+  };
+  std::thread helper(work);
+  work();
+  helper.join();
+  std::uint64_t total = 0, raw_total = 0;
+  for (std::size_t i = 0; i < subspaces.size(); ++i) {
+    const auto [m, o, mh, oh] = subspaces[i];
+    EXPECT_EQ(sizes[i], burnside_size(board, m, o)) << subspaces[i].name();
+    if (sizes[i] <= kOrbitSumLimit) {
+      const SubspaceIndex ix(board, subspaces[i]);
+      std::uint64_t orbits = 0;
+      for (std::uint64_t j = 0; j < ix.size(); ++j) orbits += std::uint64_t(ix.orbit_size(j));
+      EXPECT_EQ(orbits, raw[i]) << subspaces[i].name();
+    }
+    EXPECT_EQ(raw[i], choose(24, m) * choose(24 - m, o));
+    total += sizes[i];
+    raw_total += raw[i];
+  }
+  EXPECT_EQ(total, 16'528'583'563u);
+  EXPECT_EQ(raw_total, 264'369'400'848u);
+  EXPECT_EQ(SubspaceIndex(board, {3, 3}).size(), 169'626u);
+  EXPECT_EQ(SubspaceIndex(board, {8, 8}).size(), 591'726'690u);
+  EXPECT_EQ(SubspaceIndex(board, {12, 12}).size(), 170'854u);
+  EXPECT_LT(index_table_bytes(), 256u << 20);
+  std::cout << "index tables for all moving subspaces: " << index_table_bytes() << " bytes\n";
+}
+
+}  // namespace
+}  // namespace mora
