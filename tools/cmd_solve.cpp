@@ -1,13 +1,14 @@
+#include "tools/cmd_solve.h"
+
 #include <omp.h>
 
 #include <iostream>
 
-#include "solver/solve.h"
 #include "tools/options.h"
 
 namespace mora::tools {
 
-int run_solve(const std::vector<std::string>& args) {
+std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::string>& args) {
   po::options_description options("solve options");
   options.add_options()("db", po::value<std::string>()->required(),
                         "database folder (created if missing; finished tables are kept)")(
@@ -23,7 +24,7 @@ int run_solve(const std::vector<std::string>& args) {
                   "dependency order: exact values and distances, and the values under the\n"
                   "preset's ply limit. A killed run started again continues where it stopped.",
                   options, args);
-  if (!vm) return 0;
+  if (!vm) return std::nullopt;
   if (vm->count("max-total") == vm->count("subspace"))
     throw po::error("give exactly one of --max-total and --subspace");
   solver::SolveOptions opts;
@@ -43,7 +44,10 @@ int run_solve(const std::vector<std::string>& args) {
   const int threads = (*vm)["threads"].as<int>();
   if (threads < 1) throw po::error("--threads must be 1 or more");
   omp_set_num_threads(threads);
-  const auto reports = solver::solve(opts, std::cerr);
+  return opts;
+}
+
+void print_solve_summary(const std::vector<solver::UnitReport>& reports, std::ostream& out) {
   std::uint64_t positions = 0;
   double seconds = 0;
   int solved = 0;
@@ -53,9 +57,14 @@ int run_solve(const std::vector<std::string>& args) {
     positions += r.positions;
     seconds += r.seconds;
   }
-  std::cout << "solved " << solved << " units (" << positions << " positions) in " << seconds
-            << " s; " << reports.size() - static_cast<std::size_t>(solved)
-            << " were finished before\n";
+  out << "solved " << solved << " units (" << positions << " positions) in " << seconds << " s; "
+      << reports.size() - static_cast<std::size_t>(solved) << " were finished before\n";
+}
+
+int run_solve(const std::vector<std::string>& args) {
+  const auto opts = parse_solve_options(args);
+  if (!opts) return 0;
+  print_solve_summary(solver::solve(*opts, std::cerr), std::cout);
   return 0;
 }
 
