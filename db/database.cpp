@@ -98,6 +98,18 @@ Outcome Database::covered_outcome(const Position& pos) const {
   return game_.outcome(pos, false);
 }
 
+namespace {
+
+// Under the rule a decided value holds only while its next mill comes within the plies left at
+// `count`; otherwise the rule draws it.
+void limit_to_count(ProbeResult& r, int ply_limit, int count) {
+  if (!r.plies_to_mill || *r.plies_to_mill <= ply_limit - count) return;
+  r.rule = r.rule == RuleWdl::kWin ? RuleWdl::kCursedWin : RuleWdl::kBlessedLoss;
+  r.plies_to_mill.reset();
+}
+
+}  // namespace
+
 ProbeResult result_at_count(const Entry& e, const Rules& rules, int count) {
   ProbeResult r;
   r.wdl = e.wdl;
@@ -105,13 +117,8 @@ ProbeResult result_at_count(const Entry& e, const Rules& rules, int count) {
   r.has_rule_part = rules.ply_limit > 0;
   if (!r.has_rule_part) return r;
   r.rule = e.rule;
-  const bool decided = e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss;
-  if (decided && e.plies_to_mill <= rules.ply_limit - count) {
-    r.plies_to_mill = e.plies_to_mill;
-  } else if (decided) {
-    // Too few plies left at this count: the rule draws what count 0 decides.
-    r.rule = e.rule == RuleWdl::kWin ? RuleWdl::kCursedWin : RuleWdl::kBlessedLoss;
-  }
+  if (e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) r.plies_to_mill = e.plies_to_mill;
+  limit_to_count(r, rules.ply_limit, count);
   return r;
 }
 
@@ -121,8 +128,7 @@ ProbeResult Database::probe(const Position& pos) const {
   switch (covered_outcome(pos)) {
     case Outcome::kLoss:
       r.wdl = Wdl::kLoss;
-      r.rule = RuleWdl::kLoss;
-      if (r.has_rule_part) r.plies_to_mill = 0;
+      if (r.has_rule_part) r.rule = RuleWdl::kLoss, r.plies_to_mill = 0;
       return r;
     case Outcome::kDraw:
       return r;
@@ -186,8 +192,10 @@ std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) c
   game_.generate(pos, list);
   for (const Move& m : list) {
     ProbeResult r = negate(probe(game_.make(pos, m)));
-    // Any mill ends the count (the solver's definition): the move itself is the next mill.
+    // Any mill ends the count (the solver's definition): the move itself is the next mill,
+    // which must still come within the limit.
     if (m.num_shots() > 0 && r.plies_to_mill) r.plies_to_mill = 1;
+    limit_to_count(r, rules_.ply_limit, pos.plies_since_mill);
     out.emplace_back(m, r);
   }
   std::stable_sort(out.begin(), out.end(),

@@ -1,0 +1,171 @@
+"""Probe Morabaraba endgame databases from Python, over libmorabaraba's C interface (ctypes).
+
+    import morabaraba
+    db = morabaraba.Database(["/path/to/db"])
+    r = db.probe("WWW...../.B....B./.....B.. w 0 0 0")
+    r.value, r.distance, r.rule_value, r.plies_to_mill
+    db.moves(pos)      # [(move, Result), ...], best first
+    db.best_move(pos)  # "a7-g4", or None when the game is over
+    db.best_line(pos)  # ["a7-g4", "d6-a7", ...]
+
+The library is found through the MORABARABA_LIBRARY environment variable (a path to
+libmorabaraba.so), else by the system's library search. Errors raise MorabarabaError, whose
+`status` is the C status code.
+"""
+
+import ctypes
+import ctypes.util
+import os
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+__all__ = ["Database", "Result", "MorabarabaError", "check", "version"]
+
+# The names of the C enums mora_wdl and mora_rule_wdl, as `morabaraba probe --json` prints them.
+_WDL = ("loss", "draw", "win")
+_RULE = ("loss", "blessed-loss", "draw", "cursed-win", "win")
+_OK, _ERR_BUFFER = 0, 5
+_MOVE_CHARS = 16
+
+
+class _Result(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_int) for name in
+                ("wdl", "distance", "has_rule_part", "rule", "plies_to_mill")]
+
+
+class _Move(ctypes.Structure):
+    _fields_ = [("move", ctypes.c_char * _MOVE_CHARS), ("result", _Result)]
+
+
+class MorabarabaError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Result:
+    """A value from the side to move: the pure value and distance, and with the ply-limit part
+    the rule value at the position's count and the plies to the next mill."""
+    value: str
+    distance: int
+    rule_value: Optional[str] = None
+    plies_to_mill: Optional[int] = None
+
+    @staticmethod
+    def _from_c(r: _Result) -> "Result":
+        if not r.has_rule_part:
+            return Result(_WDL[r.wdl], r.distance)
+        return Result(_WDL[r.wdl], r.distance, _RULE[r.rule],
+                      None if r.plies_to_mill < 0 else r.plies_to_mill)
+
+
+def _load() -> ctypes.CDLL:
+    path = os.environ.get("MORABARABA_LIBRARY") or ctypes.util.find_library("morabaraba")
+    if not path:
+        raise OSError("libmorabaraba not found: set MORABARABA_LIBRARY to its path")
+    lib = ctypes.CDLL(path)
+    c_str, c_size = ctypes.c_char_p, ctypes.c_size_t
+    folders = ctypes.POINTER(c_str)
+    handle = ctypes.c_void_p
+    for name, args in {
+        "mora_open": (folders, c_size, ctypes.POINTER(handle)),
+        "mora_probe": (handle, c_str, ctypes.POINTER(_Result)),
+        "mora_probe_wdl": (handle, c_str, ctypes.POINTER(ctypes.c_int)),
+        "mora_moves": (handle, c_str, ctypes.POINTER(_Move), c_size, ctypes.POINTER(c_size)),
+        "mora_best_move": (handle, c_str, ctypes.c_char_p, c_size),
+        "mora_best_line": (handle, c_str, ctypes.c_int, ctypes.c_char_p, c_size,
+                           ctypes.POINTER(c_size)),
+        "mora_check": (folders, c_size),
+    }.items():
+        fn = getattr(lib, name)
+        fn.argtypes, fn.restype = args, ctypes.c_int
+    lib.mora_close.argtypes, lib.mora_close.restype = (handle,), None
+    for name in ("mora_version", "mora_last_error"):
+        getattr(lib, name).argtypes, getattr(lib, name).restype = (), c_str
+    lib.mora_rules_name.argtypes, lib.mora_rules_name.restype = (handle,), c_str
+    return lib
+
+
+_lib = _load()
+
+
+def _call(status: int) -> None:
+    if status != _OK:
+        raise MorabarabaError(status, _lib.mora_last_error().decode())
+
+
+def _folders(folders: Sequence[str]):
+    encoded = [os.fsencode(f) for f in folders]
+    return (ctypes.c_char_p * len(encoded))(*encoded), len(encoded)
+
+
+def version() -> str:
+    return _lib.mora_version().decode()
+
+
+def check(folders: Sequence[str]) -> None:
+    """Verifies every table checksum in `folders`; raises MorabarabaError naming bad files."""
+    _call(_lib.mora_check(*_folders(folders)))
+
+
+class Database:
+    """The tables of one rule set in one or more folders. Safe to probe from many threads."""
+
+    def __init__(self, folders: Sequence[str]):
+        self._handle = ctypes.c_void_p()
+        _call(_lib.mora_open(*_folders(folders), ctypes.byref(self._handle)))
+
+    def close(self) -> None:
+        if self._handle:
+            _lib.mora_close(self._handle)
+            self._handle = ctypes.c_void_p()
+
+    def __enter__(self) -> "Database":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+    @property
+    def rules(self) -> str:
+        return _lib.mora_rules_name(self._handle).decode()
+
+    def probe(self, position: str) -> Result:
+        r = _Result()
+        _call(_lib.mora_probe(self._handle, position.encode(), ctypes.byref(r)))
+        return Result._from_c(r)
+
+    def probe_wdl(self, position: str) -> str:
+        wdl = ctypes.c_int()
+        _call(_lib.mora_probe_wdl(self._handle, position.encode(), ctypes.byref(wdl)))
+        return _WDL[wdl.value]
+
+    def moves(self, position: str) -> List[Tuple[str, Result]]:
+        count = ctypes.c_size_t()
+        status = _lib.mora_moves(self._handle, position.encode(), None, 0, ctypes.byref(count))
+        if status not in (_OK, _ERR_BUFFER):
+            _call(status)
+        buf = (_Move * count.value)()
+        _call(_lib.mora_moves(self._handle, position.encode(), buf, count.value,
+                              ctypes.byref(count)))
+        return [(m.move.decode(), Result._from_c(m.result)) for m in buf]
+
+    def best_move(self, position: str) -> Optional[str]:
+        buf = ctypes.create_string_buffer(_MOVE_CHARS)
+        _call(_lib.mora_best_move(self._handle, position.encode(), buf, len(buf)))
+        return buf.value.decode() or None
+
+    def best_line(self, position: str, max_plies: int = 1000) -> List[str]:
+        needed = ctypes.c_size_t()
+        status = _lib.mora_best_line(self._handle, position.encode(), max_plies, None, 0,
+                                     ctypes.byref(needed))
+        if status != _ERR_BUFFER:
+            _call(status)
+        buf = ctypes.create_string_buffer(needed.value)
+        _call(_lib.mora_best_line(self._handle, position.encode(), max_plies, buf, len(buf),
+                                  None))
+        return buf.value.decode().split()

@@ -1,0 +1,91 @@
+// The small solved databases and random positions shared by the probing tests (probe_test,
+// c_api_test, python/test_probe.py). ctest's probe_db fixture solves 3v3 under `morabaraba`
+// (with the ply-limit part) and `malom` (pure only) into $MORABARABA_TEST_DB/<rules>.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace mora::testing {
+
+inline std::filesystem::path probe_db(const std::string& rules) {
+  const char* root = std::getenv("MORABARABA_TEST_DB");
+  if (!root) {
+    ADD_FAILURE() << "MORABARABA_TEST_DB is not set: run through ctest, or point it at a folder "
+                     "with morabaraba/ and malom/ from `morabaraba solve --max-total 6`";
+    return {};
+  }
+  return std::filesystem::path(root) / rules;
+}
+
+// Position strings (RULES.md) of the moving phase with `cows` a side, either side to move, and
+// counts around the ply limit.
+inline std::vector<std::string> random_positions(std::mt19937& rng, int n, int cows = 3) {
+  static constexpr int kCounts[] = {0, 0, 1, 30, 55, 59, 60};
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) {
+    std::string board(24, '.');
+    for (char colour : {'W', 'B'})
+      for (int placed = 0; placed < cows;) {
+        char& c = board[rng() % 24];
+        if (c == '.') c = colour, ++placed;
+      }
+    out.push_back(board.substr(0, 8) + "/" + board.substr(8, 8) + "/" + board.substr(16, 8) +
+                  (rng() % 2 ? " w" : " b") + " 0 0 " + std::to_string(kCounts[rng() % 7]));
+  }
+  return out;
+}
+
+// `text` with a few random edits (replaced, inserted or deleted bytes, any byte value).
+inline std::string damage(std::mt19937& rng, std::string text) {
+  const int edits = 1 + static_cast<int>(rng() % 3);
+  for (int e = 0; e < edits; ++e) {
+    const std::size_t at = text.empty() ? 0 : rng() % text.size();
+    const char byte = static_cast<char>(rng() % 4 ? " WB.wb0123456789/x-"[rng() % 19] : rng());
+    switch (rng() % 4) {
+      case 0:
+        text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), byte);
+        break;
+      case 1:
+        text.erase(at, 1);
+        break;
+      case 2:
+        text.resize(at);
+        break;
+      default:
+        if (!text.empty()) text[at] = byte;
+    }
+  }
+  return text;
+}
+
+// Damages a copy of a table file at random: flipped bytes anywhere, a truncation, or foreign
+// contents (random bytes, or a table's header followed by random bytes).
+inline void damage_file(std::mt19937& rng, const std::filesystem::path& file) {
+  namespace fs = std::filesystem;
+  const auto size = fs::file_size(file);
+  std::FILE* f = std::fopen(file.c_str(), "r+b");
+  ASSERT_NE(f, nullptr);
+  switch (rng() % 4) {
+    case 0:
+      fs::resize_file(file, rng() % size);
+      break;
+    case 1:
+      std::fseek(f, rng() % 2 ? 0 : 256, SEEK_SET);
+      for (auto i = size; i > 0; --i) std::fputc(static_cast<int>(rng() % 256), f);
+      break;
+    default:
+      for (int flips = 1 + static_cast<int>(rng() % 4); flips > 0; --flips) {
+        std::fseek(f, static_cast<long>(rng() % size), SEEK_SET);
+        std::fputc(static_cast<int>(rng() % 256), f);
+      }
+  }
+  std::fclose(f);
+}
+
+}  // namespace mora::testing
