@@ -4,6 +4,7 @@
 #include <bit>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 
 #include "game/notation.h"
 
@@ -19,9 +20,33 @@ struct Expected {
   int plies_to_mill = 0;
 };
 
+// Decoded tables, so that the random lookups of successors cost an index computation each.
+class LoadedTables {
+ public:
+  explicit LoadedTables(const Database& db) : db_(db) {}
+
+  void load(const Subspace& s) {
+    if (tables_.count(s)) return;
+    const TableReader* t = db_.table(s);
+    if (!t) throw std::out_of_range("subspace " + s.name() + " is not in the database");
+    std::vector<Entry> entries(t->header().num_positions);
+    t->read(0, entries);
+    tables_.emplace(s, std::pair{SubspaceIndex(db_.game().board(), s), std::move(entries)});
+  }
+
+  Entry entry(Bitboard mover, Bitboard other) const {
+    const auto& [index, entries] =
+        tables_.at(Subspace{std::popcount(mover), std::popcount(other), 0, 0});
+    return entries[index.index(mover, other)];
+  }
+
+ private:
+  const Database& db_;
+  std::map<Subspace, std::pair<SubspaceIndex, std::vector<Entry>>> tables_;
+};
+
 // Minimax over the successors' stored values, straight from the definitions in RULES.md.
-Expected recompute(const Database& db, const Position& pos) {
-  const Game& game = db.game();
+Expected recompute(const Game& game, const LoadedTables& tables, const Position& pos) {
   const int limit = game.rules().ply_limit;
   MoveList list;
   game.generate(pos, list);
@@ -36,7 +61,7 @@ Expected recompute(const Database& db, const Position& pos) {
       rule_win = rule_win == kNone ? 1 : std::min(rule_win, 1);
       continue;
     }
-    const Entry e = db.entry(child.mover(), child.other());
+    const Entry e = tables.entry(child.mover(), child.other());
     if (e.wdl == Wdl::kLoss)
       win = win == kNone ? e.distance + 1 : std::min(win, e.distance + 1);
     else if (e.wdl == Wdl::kWin)
@@ -98,9 +123,14 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
   std::mutex mutex;
   std::map<std::pair<Subspace, std::uint64_t>, std::string> errors;
   const bool rule_part = db.rules().ply_limit > 0;
+  LoadedTables tables(db);
   for (const Subspace& s : subspaces) {
+    // The successors: the same cows with the other side to move, and what mills leave.
+    tables.load(s);
+    tables.load(Subspace{s.other, s.mover, 0, 0});
+    for (int shots = 1; shots <= db.rules().shots_per_double_mill; ++shots)
+      if (s.other - shots >= 3) tables.load(Subspace{s.other - shots, s.mover, 0, 0});
     const TableReader* table = db.table(s);
-    if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
     const SubspaceIndex index(db.game().board(), s);
     const std::uint64_t n = index.size();
     progress.begin("verify " + s.name(), n);
@@ -113,7 +143,7 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
       for (std::uint64_t k = 0; k < stored.size(); ++k) {
         Position pos;
         index.unindex(begin + k, pos.cows[kWhite], pos.cows[kBlack]);
-        const Expected x = recompute(db, pos);
+        const Expected x = recompute(db.game(), tables, pos);
         const Entry& e = stored[k];
         std::string problem;
         if (e.wdl != x.wdl || (e.wdl != Wdl::kDraw && e.distance != x.distance))

@@ -1,0 +1,239 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <omp.h>
+
+#include <sstream>
+
+#include "db/database.h"
+#include "db/stats.h"
+#include "game/notation.h"
+#include "simple_solver.h"
+#include "solver/solve.h"
+#include "solver/verify.h"
+
+namespace mora {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_folder(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / ("mora_solver_test_" + name);
+  fs::remove_all(p);
+  return p;
+}
+
+// Solves `targets` under `rules` into a new folder, quietly.
+fs::path solve_into(const std::string& name, const Rules& rules, std::vector<Subspace> targets) {
+  const fs::path folder = fresh_folder(name);
+  std::ostringstream log;
+  solver::solve({folder, rules, std::move(targets), false}, log);
+  return folder;
+}
+
+// Every entry of a table, in index order.
+std::vector<Entry> read_all(const TableReader& t) {
+  std::vector<Entry> out(t.header().num_positions);
+  t.read(0, out);
+  return out;
+}
+
+class SolvedSmall : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    folder_ = new fs::path(solve_into("small", Rules::preset("morabaraba"), {{4, 3, 0, 0}}));
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*folder_);
+    delete folder_;
+  }
+  static fs::path* folder_;
+};
+fs::path* SolvedSmall::folder_ = nullptr;
+
+// Published (Gévay and Danner, the Malom solution, whose rules are the `malom` preset): 3v3
+// has 2,240,880 wins, no draws and 451,040 losses; the longest win takes 15 plies, the
+// longest loss 16.
+void expect_published_three_versus_three(const Database& db) {
+  const TableReader* t = db.table({3, 3, 0, 0});
+  ASSERT_NE(t, nullptr);
+  const TableStats st = table_stats(*t, SubspaceIndex(db.game().board(), {3, 3, 0, 0}));
+  EXPECT_EQ(st.positions, 2'691'920u);
+  EXPECT_EQ(st.canonical_positions, 169'626u);
+  EXPECT_EQ(st.win, 2'240'880u);
+  EXPECT_EQ(st.draw, 0u);
+  EXPECT_EQ(st.loss, 451'040u);
+  EXPECT_EQ(st.max_win_distance(), 15);
+  EXPECT_EQ(st.max_loss_distance(), 16);
+}
+
+TEST(Solver, PublishedThreeVersusThreeUnderMalomRules) {
+  const fs::path folder = solve_into("malom33", Rules::preset("malom"), {{3, 3, 0, 0}});
+  const Database db({folder});
+  EXPECT_FALSE(db.table({3, 3, 0, 0})->header().has_rule_part);
+  expect_published_three_versus_three(db);
+  fs::remove_all(folder);
+}
+
+TEST_F(SolvedSmall, HouseRulesHaveThePublishedPureValues) {
+  expect_published_three_versus_three(Database({*folder_}));
+}
+
+TEST_F(SolvedSmall, AgreesWithTheSimpleSolverOnEveryPosition) {
+  const Database db({*folder_});
+  const testing::SimpleSolver simple(db.game(), {{{3, 3}}, {{4, 3}, {3, 4}}});
+  for (Subspace s : {Subspace{3, 3, 0, 0}, Subspace{4, 3, 0, 0}, Subspace{3, 4, 0, 0}}) {
+    const SubspaceIndex index(db.game().board(), s);
+    const std::vector<Entry> entries = read_all(*db.table(s));
+    std::uint64_t checked = 0, mismatches = 0;
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+      Bitboard mover, other;
+      index.unindex(i, mover, other);
+      // Every position of the orbit must agree, not just the representative.
+      for (int g = 0; g < db.game().board().num_symmetries(); ++g) {
+        const Bitboard m = db.game().board().transform(g, mover);
+        const Bitboard o = db.game().board().transform(g, other);
+        const testing::SimpleValue v = simple.value(m, o);
+        const Entry& e = entries[index.index(m, o)];
+        const int wdl = e.wdl == Wdl::kWin ? 1 : e.wdl == Wdl::kLoss ? -1 : 0;
+        const int rule = e.rule == RuleWdl::kWin ? 1 : e.rule == RuleWdl::kLoss ? -1 : 0;
+        const bool same = wdl == v.wdl && (wdl == 0 || e.distance == v.distance) &&
+                          rule == v.rule && (rule == 0 || e.plies_to_mill == v.plies_to_mill);
+        ++checked;
+        if (!same && ++mismatches <= 5) {
+          Position p;
+          p.cows = {m, o};
+          ADD_FAILURE() << s.name() << " " << to_string(p) << ": solver " << wdl << "/"
+                        << e.distance << " rule " << rule << "/" << int(e.plies_to_mill)
+                        << ", simple " << v.wdl << "/" << v.distance << " rule " << v.rule << "/"
+                        << v.plies_to_mill;
+        }
+      }
+    }
+    EXPECT_EQ(mismatches, 0u) << s.name();
+    EXPECT_EQ(checked, 16 * index.size());
+  }
+}
+
+TEST_F(SolvedSmall, HandCheckedPositions) {
+  const Database db({*folder_});
+  auto probe = [&](const char* text) { return db.probe(parse_position(text)); };
+  // White flies to g7 closing a7-d7-g7 and shoots Black down to two.
+  ProbeResult r = probe("WW....../W......./B.B.B... w 0 0 0");
+  EXPECT_EQ(r.wdl, Wdl::kWin);
+  EXPECT_EQ(r.distance, 1);
+  EXPECT_EQ(r.rule, RuleWdl::kWin);
+  EXPECT_EQ(r.plies_to_mill, 1);
+  // Black threatens g1 and a7 at once; White has no two cows on a line, so whatever White
+  // does, Black closes a mill next and White is down to two.
+  r = probe(".....BBB/.W.W..../......W. w 0 0 0");
+  EXPECT_EQ(r.wdl, Wdl::kLoss);
+  EXPECT_EQ(r.distance, 2);
+  EXPECT_EQ(r.rule, RuleWdl::kLoss);
+  EXPECT_EQ(r.plies_to_mill, 2);
+  // The same with colours exchanged and Black to move.
+  r = probe(".....WWW/.B.B..../......B. b 0 0 0");
+  EXPECT_EQ(r.wdl, Wdl::kLoss);
+  EXPECT_EQ(r.distance, 2);
+  // Late in the count the win in 1 still stands (a mill resets the count) ...
+  r = probe("WW....../W......./B.B.B... w 0 0 59");
+  EXPECT_EQ(r.rule, RuleWdl::kWin);
+  // ... but a loss in 2 needs two plies of budget: at count 59 it is drawn by the rule.
+  r = probe(".....BBB/.W.W..../......W. w 0 0 59");
+  EXPECT_EQ(r.wdl, Wdl::kLoss);
+  EXPECT_EQ(r.rule, RuleWdl::kBlessedLoss);
+  EXPECT_FALSE(r.plies_to_mill.has_value());
+  // The best move of the winner is the mill.
+  const auto moves = db.moves(parse_position("WW....../W......./B.B.B... w 0 0 0"));
+  ASSERT_FALSE(moves.empty());
+  EXPECT_EQ(to_string(db.game().board(), moves[0].first).substr(0, 5), "b6-g7");
+}
+
+TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
+  solver::Progress quiet(false);
+  {
+    const Database db({*folder_});
+    const auto report = solver::verify(db, db.subspaces(), quiet);
+    EXPECT_EQ(report.errors, 0u);
+    EXPECT_EQ(report.positions, 169'626u + 2 * 760'398u);
+  }
+  const fs::path copy = fresh_folder("altered");
+  fs::copy(*folder_, copy);
+  const Subspace s{3, 4, 0, 0};
+  const fs::path file = copy / table_file_name(s);
+  std::vector<Entry> entries;
+  TableHeader header;
+  {
+    const TableReader t(file);
+    entries = read_all(t);
+    header = t.header();
+  }
+  // Turn the first win into a win one ply longer.
+  const auto it = std::find_if(entries.begin(), entries.end(),
+                               [](const Entry& e) { return e.wdl == Wdl::kWin; });
+  ASSERT_NE(it, entries.end());
+  ++it->distance;
+  fs::remove(file);
+  {
+    TableWriter w(file, header);
+    w.append(entries);
+    w.finish();
+  }
+  const Database db({copy});
+  const auto report = solver::verify(db, db.subspaces(), quiet);
+  EXPECT_GE(report.errors, 1u);
+  ASSERT_FALSE(report.first_errors.empty());
+  EXPECT_NE(report.first_errors[0].find("3v4"), std::string::npos) << report.first_errors[0];
+  fs::remove_all(copy);
+}
+
+TEST(Solver, SameBytesWithOneAndTwoThreads) {
+  const Rules rules = Rules::preset("morabaraba");
+  std::vector<fs::path> folders;
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    folders.push_back(solve_into("threads" + std::to_string(threads), rules, {{4, 3, 0, 0}}));
+  }
+  for (const char* name : {"3v3.mtb", "4v3.mtb", "3v4.mtb"}) {
+    std::ifstream a(folders[0] / name, std::ios::binary), b(folders[1] / name, std::ios::binary);
+    const std::string x((std::istreambuf_iterator<char>(a)), {});
+    const std::string y((std::istreambuf_iterator<char>(b)), {});
+    EXPECT_FALSE(x.empty());
+    EXPECT_TRUE(x == y) << name;
+  }
+  for (const auto& f : folders) fs::remove_all(f);
+}
+
+TEST(Solver, RefusesAFolderOfOtherRulesWithoutTouchingIt) {
+  const fs::path folder = solve_into("otherrules", Rules::preset("malom"), {{3, 3, 0, 0}});
+  const auto before = fs::last_write_time(folder / "3v3.mtb");
+  std::ostringstream log;
+  EXPECT_THROW(
+      solver::solve({folder, Rules::preset("morabaraba"), {{3, 3, 0, 0}}, false}, log),
+      std::invalid_argument);
+  EXPECT_EQ(fs::last_write_time(folder / "3v3.mtb"), before);
+  fs::remove_all(folder);
+}
+
+TEST(Solver, RejectsRulesItCannotSolveExactly) {
+  EXPECT_THROW(solver::check_solvable(Rules::preset("mssa-1")), std::invalid_argument);
+  EXPECT_THROW(solver::check_solvable(Rules::preset("house-003")), std::invalid_argument);
+  EXPECT_NO_THROW(solver::check_solvable(Rules::preset("msa-tournament")));
+  EXPECT_NO_THROW(solver::check_solvable(Rules::preset("online")));
+}
+
+TEST(Solver, UnitsComeAfterWhatTheirMillsReach) {
+  const Rules rules = Rules::preset("morabaraba");
+  const auto units = solver::units_for(rules, {{5, 4, 0, 0}});
+  auto position = [&](Subspace u) { return std::find(units.begin(), units.end(), u) - units.begin(); };
+  ASSERT_EQ(units.back(), (Subspace{5, 4, 0, 0}));
+  for (Subspace u : units)
+    for (Subspace d : solver::unit_dependencies(rules, u)) EXPECT_LT(position(d), position(u));
+  // Two shots for a double mill reach two cows further down.
+  const auto deps = solver::unit_dependencies(Rules::preset("online"), {5, 5, 0, 0});
+  EXPECT_NE(std::find(deps.begin(), deps.end(), Subspace{5, 3, 0, 0}), deps.end());
+}
+
+}  // namespace
+}  // namespace mora
