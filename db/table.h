@@ -54,8 +54,8 @@ constexpr int kNumTableStreams = 4;
 // Compression knobs of the writer; readers take whatever a file says. The defaults are the
 // trade-off measured in bench/README.md ("Table format").
 struct TableTuning {
-  std::uint32_t value_block_positions = 1u << 14;     // kWdl and kRuleFlag
-  std::uint32_t distance_block_positions = 1u << 14;  // kDistance and kPliesToMill
+  std::uint32_t value_block_positions = 1u << 12;     // kWdl and kRuleFlag
+  std::uint32_t distance_block_positions = 1u << 12;  // kDistance and kPliesToMill
   int value_level = 19;                               // zstd levels
   int distance_level = 6;
 };

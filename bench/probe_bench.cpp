@@ -1,0 +1,133 @@
+// Probing a real solved database (bench/README.md, "Probing"): warm random probes of the pure
+// win/draw/loss and of the full entry, on one and two threads, and moves() of a position; each
+// for the folder as solved and for its tables re-encoded with value and distance blocks of
+// 2^10 .. 2^14 positions (the TableTuning trade-off), whose bits per position are reported.
+//
+// MORABARABA_BENCH_DB=<folder> build/bin/probe_bench   (e.g. solve --max-total 8)
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <random>
+#include <stdexcept>
+
+#include "db/database.h"
+#include "game/notation.h"
+
+namespace mora {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path source_folder() {
+  const char* folder = std::getenv("MORABARABA_BENCH_DB");
+  if (!folder) throw std::runtime_error("set MORABARABA_BENCH_DB to a solved database folder");
+  return folder;
+}
+
+// The source database with every table rewritten at blocks of 2^log2 positions (both parts;
+// the zstd levels of the defaults), or as solved for log2 0. Built once per setting.
+const Database& database(int log2) {
+  static std::map<int, std::unique_ptr<Database>> cache;
+  auto& db = cache[log2];
+  if (db) return *db;
+  if (log2 == 0) return *(db = std::make_unique<Database>(std::vector{source_folder()}));
+  const Database& source = database(0);
+  const fs::path dir = fs::temp_directory_path() / ("mora_probe_bench_" + std::to_string(getpid()) +
+                                                    "_" + std::to_string(log2));
+  fs::create_directories(dir);
+  TableTuning tuning;
+  tuning.value_block_positions = tuning.distance_block_positions = 1u << log2;
+  std::vector<Entry> chunk(1 << 20);
+  for (const Subspace& s : source.subspaces()) {
+    const TableReader& in = *source.table(s);
+    TableWriter out(dir / table_file_name(s), in.header(), tuning);
+    for (std::uint64_t i = 0; i < in.header().num_positions; i += chunk.size()) {
+      const auto n = std::min<std::uint64_t>(chunk.size(), in.header().num_positions - i);
+      in.read(i, std::span(chunk.data(), n));
+      out.append(std::span(chunk.data(), n));
+    }
+    out.finish();
+  }
+  db = std::make_unique<Database>(std::vector{dir});
+  fs::remove_all(dir);  // the mappings stay valid
+  return *db;
+}
+
+// Canonical positions drawn uniformly over the whole database (White to move, count 0).
+const std::vector<Position>& random_positions() {
+  static const std::vector<Position> positions = [] {
+    const Database& db = database(0);
+    std::vector<std::pair<std::uint64_t, SubspaceIndex>> tables;  // cumulative size, index
+    std::uint64_t total = 0;
+    for (const Subspace& s : db.subspaces())
+      tables.emplace_back(total += db.table(s)->header().num_positions,
+                          SubspaceIndex(db.game().board(), s));
+    std::mt19937_64 rng(9);
+    std::vector<Position> out(1 << 16);
+    for (Position& p : out) {
+      const std::uint64_t i = rng() % total;
+      auto t = std::find_if(tables.begin(), tables.end(), [&](auto& x) { return i < x.first; });
+      const std::uint64_t first = t->first - t->second.size();
+      t->second.unindex(i - first, p.cows[kWhite], p.cows[kBlack]);
+    }
+    return out;
+  }();
+  return positions;
+}
+
+void report(benchmark::State& state, const Database& db) {
+  std::uint64_t positions = 0, wdl = 0, all = 0;
+  for (const Subspace& s : db.subspaces()) {
+    positions += db.table(s)->header().num_positions;
+    for (const auto& info : db.table(s)->streams()) {
+      all += info.compressed_bytes;
+      if (info.stream == TableStream::kWdl) wdl += info.compressed_bytes;
+    }
+  }
+  state.counters["wdl_bits"] = 8.0 * static_cast<double>(wdl) / static_cast<double>(positions);
+  state.counters["all_bits"] = 8.0 * static_cast<double>(all) / static_cast<double>(positions);
+}
+
+template <bool kFull>
+void BM_Probe(benchmark::State& state) {
+  const Database& db = database(static_cast<int>(state.range(0)));
+  const auto& positions = random_positions();
+  std::size_t i = static_cast<std::size_t>(state.thread_index()) * 7919;
+  for (auto _ : state) {
+    const Position& p = positions[i++ % positions.size()];
+    if constexpr (kFull)
+      benchmark::DoNotOptimize(db.probe(p));
+    else
+      benchmark::DoNotOptimize(db.probe_wdl(p));
+  }
+  if (state.thread_index() == 0) report(state, db);
+}
+void BM_ProbeWdl(benchmark::State& state) {
+  BM_Probe<false>(state);
+}
+void BM_ProbeFull(benchmark::State& state) {
+  BM_Probe<true>(state);
+}
+
+void BM_Moves(benchmark::State& state) {
+  const Database& db = database(static_cast<int>(state.range(0)));
+  const auto& positions = random_positions();
+  std::size_t i = 0, moves = 0;
+  for (auto _ : state) moves += db.moves(positions[i++ % positions.size()]).size();
+  state.counters["moves"] = static_cast<double>(moves) / static_cast<double>(state.iterations());
+}
+
+// 0: the folder as solved; then blocks of 2^10 .. 2^14 positions.
+void settings(benchmark::internal::Benchmark* b) {
+  for (int log2 : {0, 10, 11, 12, 13, 14}) b->Arg(log2);
+}
+
+BENCHMARK(BM_ProbeWdl)->Apply(settings)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_ProbeFull)->Apply(settings)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_Moves)->Apply(settings)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace mora
