@@ -15,6 +15,8 @@ int run_verify(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
 int run_probe(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
+int run_index(const std::vector<std::string>& args);
+int run_subspaces(const std::vector<std::string>& args);
 
 constexpr Command kCommands[] = {
     {"show", "draw a position and list its legal moves", run_show},
@@ -24,6 +26,8 @@ constexpr Command kCommands[] = {
     {"info", "statistics of a database, per subspace", run_info},
     {"probe", "look positions up in a database", run_probe},
     {"check", "verify every table checksum of a database", run_check},
+    {"index", "a position's canonical form and index, or the position at an index", run_index},
+    {"subspaces", "list the moving-phase subspaces with raw and canonical sizes", run_subspaces},
 };
 }  // namespace mora::tools
 

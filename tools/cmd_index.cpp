@@ -1,0 +1,66 @@
+#include <bit>
+#include <iostream>
+
+#include "game/movegen.h"
+#include "game/notation.h"
+#include "indexing/indexer.h"
+#include "tools/options.h"
+
+namespace mora::tools {
+namespace {
+
+// The mover's cows as White to move, nothing in hand, count 0.
+Position as_white_to_move(Bitboard mover, Bitboard other) {
+  Position p;
+  p.cows = {mover, other};
+  return p;
+}
+
+}  // namespace
+
+int run_index(const std::vector<std::string>& args) {
+  po::options_description options("index options");
+  options.add_options()("position,p", po::value<std::string>(),
+                        "position string (see RULES.md): print its subspace and index")(
+      "subspace,s", po::value<std::string>(), "subspace such as 8v8 or 8v7+2+3 (with --index)")(
+      "index,i", po::value<std::uint64_t>(), "index in the subspace: print its position");
+  add_rules_option(options);
+  auto vm = parse("index", "--position P | --subspace S --index N [--rules R]", options, args);
+  if (!vm) return 0;
+  const Game game(rules_from(*vm));
+  const Board& board = game.board();
+  const int cows = game.rules().cows_per_player;
+  if (vm->count("position")) {
+    if (vm->count("subspace") || vm->count("index"))
+      throw po::error("give either --position, or --subspace with --index");
+    const Position pos = parse_position((*vm)["position"].as<std::string>(), cows);
+    const Color us = pos.side_to_move, them = opposite(us);
+    const Subspace subspace{pos.on_board(us), pos.on_board(them), pos.in_hand[us],
+                            pos.in_hand[them]};
+    const SubspaceIndex ix(board, subspace);
+    const CanonicalForm c = ix.canonical(pos.mover(), pos.other());
+    std::cout << "subspace  " << subspace.name() << "\ncanonical "
+              << to_string(as_white_to_move(c.mover, c.other)) << "\nsymmetry  " << c.symmetry
+              << "\nindex     " << ix.index(pos.mover(), pos.other()) << " of " << ix.size()
+              << '\n';
+    return 0;
+  }
+  if (!vm->count("subspace") || !vm->count("index"))
+    throw po::error("give --position, or --subspace with --index");
+  const Subspace subspace =
+      Subspace::parse((*vm)["subspace"].as<std::string>(), board.num_points(), cows);
+  const SubspaceIndex ix(board, subspace);
+  const std::uint64_t i = (*vm)["index"].as<std::uint64_t>();
+  if (i >= ix.size())
+    throw po::error("--index " + std::to_string(i) + " is outside subspace " + subspace.name() +
+                    " (0 to " + std::to_string(ix.size() - 1) + ")");
+  Bitboard mover = 0, other = 0;
+  ix.unindex(i, mover, other);
+  Position pos = as_white_to_move(mover, other);
+  pos.in_hand = {static_cast<std::uint8_t>(subspace.mover_in_hand),
+                 static_cast<std::uint8_t>(subspace.other_in_hand)};
+  std::cout << to_string(pos) << '\n';
+  return 0;
+}
+
+}  // namespace mora::tools
