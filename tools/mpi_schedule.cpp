@@ -138,7 +138,7 @@ class Entry {
   Entry(std::ostream& log, Clock::time_point start) : log_(log) {
     const double t = std::chrono::duration<double>(Clock::now() - start).count();
     text_ << '[' << std::fixed << std::setprecision(1) << std::setw(8) << t << "s] "
-          << std::defaultfloat;
+          << std::defaultfloat << std::setprecision(6);
   }
   ~Entry() {
     text_ << '\n';
