@@ -97,8 +97,7 @@ std::unique_ptr<MoverTables> GroupTables::build_mover(const Board& board, int m)
     for (int h = 1; h < board.num_symmetries(); ++h)
       if (stabiliser & (1u << h))
         for (Bitboard f = all & ~w; f; f &= f - 1)
-          action.push_back(
-              static_cast<char>(compact[board.symmetry(h)[std::countr_zero(f)]]));
+          action.push_back(static_cast<char>(compact[board.symmetry(h)[std::countr_zero(f)]]));
     const auto k = static_cast<std::uint32_t>(symmetric_sets.size());
     const auto [it, added] =
         action_ids.emplace(std::move(action), static_cast<std::uint32_t>(action_ids.size()));
