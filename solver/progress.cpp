@@ -19,9 +19,8 @@ void Progress::advance(std::uint64_t items) {
   const auto elapsed_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start_).count();
   std::int64_t next = next_report_ns_.load(std::memory_order_relaxed);
-  if (elapsed_ns < next ||
-      !next_report_ns_.compare_exchange_strong(
-          next, elapsed_ns + static_cast<std::int64_t>(interval_ * 1e9)))
+  if (elapsed_ns < next || !next_report_ns_.compare_exchange_strong(
+                               next, elapsed_ns + static_cast<std::int64_t>(interval_ * 1e9)))
     return;
   std::lock_guard lock(mutex_);
   const double seconds = static_cast<double>(elapsed_ns) * 1e-9;

@@ -100,9 +100,8 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
   }
   std::vector<Subspace> ordered(units.begin(), units.end());
   // Exits lose cows, so fewer cows in all comes first.
-  std::stable_sort(ordered.begin(), ordered.end(), [](Subspace a, Subspace b) {
-    return a.mover + a.other < b.mover + b.other;
-  });
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](Subspace a, Subspace b) { return a.mover + a.other < b.mover + b.other; });
   return ordered;
 }
 
@@ -115,7 +114,8 @@ void check_solvable(const Rules& rules) {
     throw std::invalid_argument("rules '" + rules.name +
                                 "' let a player skip the shot; not solved yet");
   if (!rules.blocked_player_loses)
-    throw std::invalid_argument("rules '" + rules.name + "' let a blocked player pass; not solved yet");
+    throw std::invalid_argument("rules '" + rules.name +
+                                "' let a blocked player pass; not solved yet");
   if (rules.ply_limit > 0 && rules.ply_limit_scope != PlyLimitScope::kAllPlies &&
       rules.ply_limit_scope != PlyLimitScope::kMovingPhase)
     throw std::invalid_argument("rules '" + rules.name +
@@ -132,11 +132,10 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
     try {
       TableReader reader(file.path());
       if (reader.header().rules.fingerprint() != rules.fingerprint())
-        throw std::invalid_argument("database folder '" + folder.string() +
-                                    "' holds tables solved with rules '" +
-                                    reader.header().rules.name + "' (" +
-                                    file.path().filename().string() + "), not '" + rules.name +
-                                    "'");
+        throw std::invalid_argument(
+            "database folder '" + folder.string() + "' holds tables solved with rules '" +
+            reader.header().rules.name + "' (" + file.path().filename().string() + "), not '" +
+            rules.name + "'");
     } catch (const TableError& e) {
       log << "warning: " << e.what() << '\n';
     }
@@ -146,9 +145,8 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
 bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
                    std::ostream& log) {
   const auto sides = sides_of(unit);
-  return std::all_of(sides.begin(), sides.end(), [&](Subspace s) {
-    return finished(folder / table_file_name(s), rules, log);
-  });
+  return std::all_of(sides.begin(), sides.end(),
+                     [&](Subspace s) { return finished(folder / table_file_name(s), rules, log); });
 }
 
 UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
@@ -189,8 +187,8 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
       continue;
     }
     const UnitReport r = solve_unit(options.folder, options.rules, units[u], progress);
-    log << tag.str() << r.unit.name() << ": " << r.positions << " positions in " << r.seconds << " s ("
-        << static_cast<double>(r.positions) / std::max(r.seconds, 1e-9) / 1e6
+    log << tag.str() << r.unit.name() << ": " << r.positions << " positions in " << r.seconds
+        << " s (" << static_cast<double>(r.positions) / std::max(r.seconds, 1e-9) / 1e6
         << " M/s), state " << r.state_bytes / (1 << 20) << " MiB, exits "
         << r.exit_bytes / (1 << 20) << " MiB" << std::endl;
     reports.push_back(r);

@@ -23,11 +23,21 @@ constexpr State kWin = 0x6000;
 constexpr State kLoss = 0x8000;
 constexpr State kDraw = 0xA000;
 
-constexpr State tag(State s) { return s & kTagMask; }
-constexpr int payload(State s) { return s & kPayloadMask; }
-constexpr State make(State tag, int payload) { return static_cast<State>(tag | payload); }
-constexpr bool is_open(State s) { return tag(s) == kOpen; }
-constexpr bool is_final(State s) { return tag(s) >= kWin; }
+constexpr State tag(State s) {
+  return s & kTagMask;
+}
+constexpr int payload(State s) {
+  return s & kPayloadMask;
+}
+constexpr State make(State tag, int payload) {
+  return static_cast<State>(tag | payload);
+}
+constexpr bool is_open(State s) {
+  return tag(s) == kOpen;
+}
+constexpr bool is_final(State s) {
+  return tag(s) >= kWin;
+}
 
 }  // namespace state
 }  // namespace mora::solver

@@ -20,8 +20,10 @@ constexpr std::uint8_t kRuleWinBase = 1;
 constexpr std::uint8_t kRuleLossBase = 128;
 
 std::uint8_t encode_rule(State s) {
-  if (state::tag(s) == state::kWin) return static_cast<std::uint8_t>(kRuleWinBase + state::payload(s));
-  if (state::tag(s) == state::kLoss) return static_cast<std::uint8_t>(kRuleLossBase + state::payload(s));
+  if (state::tag(s) == state::kWin)
+    return static_cast<std::uint8_t>(kRuleWinBase + state::payload(s));
+  if (state::tag(s) == state::kLoss)
+    return static_cast<std::uint8_t>(kRuleLossBase + state::payload(s));
   return 0;
 }
 
@@ -41,9 +43,28 @@ void for_chunks(std::uint64_t n, F&& body) {
   }
 }
 
-int sort_unique(std::uint64_t* v, int n) {
-  std::sort(v, v + n);
-  return static_cast<int>(std::unique(v, v + n) - v);
+// Removes repeated values from v[0..n) (rare: only symmetric configurations produce them) in
+// linear time with a small open-addressing set; the order of first occurrences is kept.
+int remove_repeats(std::uint64_t* v, int n) {
+  constexpr int kSlots = 512;  // > 2 * kMaxNeighbours keeps probe chains short
+  thread_local std::uint64_t keys[kSlots];
+  thread_local std::uint32_t stamps[kSlots];
+  thread_local std::uint32_t stamp = 0;
+  if (++stamp == 0) {  // wrapped: forget every old stamp
+    std::fill(std::begin(stamps), std::end(stamps), 0);
+    stamp = 1;
+  }
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t x = v[i];
+    auto slot = static_cast<std::uint32_t>((x * 0x9E3779B97F4A7C15ULL) >> 55);
+    while (stamps[slot] == stamp && keys[slot] != x) slot = (slot + 1) % kSlots;
+    if (stamps[slot] == stamp) continue;
+    stamps[slot] = stamp;
+    keys[slot] = x;
+    v[kept++] = x;
+  }
+  return kept;
 }
 
 }  // namespace
@@ -52,39 +73,42 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
                        Progress& progress)
     : game_(game), exits_(exits), progress_(progress) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
-  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}});
+  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}});
   if (subspace.mover != subspace.other) {
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
-    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}, {}});
+    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}, {}, {}});
   }
 }
 
 void UnitSolver::solve() {
+  const bool rule_part = game_.rules().ply_limit > 0;
   std::uint64_t positions = 0;
-  for (const Side& s : sides_) positions += s.index.size();
-  if (game_.rules().ply_limit > 0) {
-    run(Part::kRule);
-    for (Side& s : sides_) {
-      s.rule.resize(s.states.size());
-      for (std::size_t i = 0; i < s.states.size(); ++i) s.rule[i] = encode_rule(s.states[i]);
-      s.states = {};
+  for (int s = 0; s < num_sides(); ++s) {
+    Side& side = sides_[s];
+    positions += side.index.size();
+    side.pure.assign(side.index.size(), state::kOpen);
+    if (rule_part) side.rule.assign(side.index.size(), state::kOpen);
+  }
+  for (int s = 0; s < num_sides(); ++s) {
+    progress_.begin(subspace(s).name() + ": successors", sides_[s].index.size());
+    initialise(s, rule_part);
+  }
+  peak_bytes_ = positions * sizeof(State) * (rule_part ? 2 : 1);
+  if (rule_part) {
+    run_layers(Part::kRule);
+    for (Side& side : sides_) {
+      side.rule_done.resize(side.rule.size());
+      std::transform(side.rule.begin(), side.rule.end(), side.rule_done.begin(), encode_rule);
+      side.rule = {};
     }
   }
-  run(Part::kPure);
-  const std::uint64_t rule_bytes = game_.rules().ply_limit > 0 ? positions : 0;
-  peak_bytes_ = positions * sizeof(State) + rule_bytes;
+  run_layers(Part::kPure);
 }
 
-void UnitSolver::run(Part part) {
+void UnitSolver::run_layers(Part part) {
   const char* name = part == Part::kPure ? "pure" : "ply-limit";
   const int cap = part == Part::kPure ? state::kMaxDistance : game_.rules().ply_limit;
-  max_pending_ = 0;
-  for (int s = 0; s < num_sides(); ++s) {
-    sides_[s].states.assign(sides_[s].index.size(), state::kOpen);
-    progress_.begin(subspace(s).name() + " " + name + " part: successors",
-                    sides_[s].index.size());
-    initialise(part, s);
-  }
+  int& max_pending = max_pending_[static_cast<int>(part)];
   for (int d = 0; d < cap; ++d) {
     std::uint64_t decided = 0;
     for (int s = 0; s < num_sides(); ++s) {
@@ -92,101 +116,98 @@ void UnitSolver::run(Part part) {
                       sides_[s].index.size());
       decided += propagate(part, s, d, cap);
     }
-    if (decided == 0 && d >= max_pending_) break;
+    if (decided == 0 && d >= max_pending) break;
   }
-  if (part == Part::kPure && max_pending_ >= state::kMaxDistance)
+  if (part == Part::kPure && max_pending >= state::kMaxDistance)
     throw std::runtime_error("a distance exceeds the 13-bit state");
-  for (Side& side : sides_)
-    for (State& s : side.states)
-      if (!state::is_final(s)) s = state::kDraw;
+  for (int s = 0; s < num_sides(); ++s)
+    for (State& st : states(part, s))
+      if (!state::is_final(st)) st = state::kDraw;
 }
 
-UnitSolver::ExitSummary UnitSolver::score_exits(Part part, Bitboard mover, Bitboard other) const {
-  ExitSummary summary;
-  MoveList list;
-  game_.generate(moving_position(mover, other), list);
+void UnitSolver::score_exits(Bitboard mover, Bitboard other, const MoveList& list,
+                             ExitSummary& pure, ExitSummary* rule) const {
   const int movers = std::popcount(mover);
-  for (const Move& m : list) {
-    if (m.num_shots() == 0) continue;
-    Bitboard left = other;
-    for (auto shot : m.shots)
-      if (shot != kNoPoint) left &= ~bit(shot);
-    int win = -1, loss = -1;
-    const int survivors = std::popcount(left);
-    if (survivors <= 2) {
-      win = 1;
-    } else {
-      const ExitTable* t = exits_.find(survivors, movers);
-      if (!t) throw std::logic_error("exit table missing");
-      const Bitboard moved = (mover & ~bit(m.from)) | bit(m.to);
-      const std::uint64_t i = t->index.index(left, moved);
-      if (part == Part::kPure) {
-        const State v = t->pure[i];
-        if (state::tag(v) == state::kLoss) win = state::payload(v) + 1;
-        if (state::tag(v) == state::kWin) loss = state::payload(v) + 1;
-      } else {
-        if (t->rule[i] == RuleClass::kLoss) win = 1;
-        if (t->rule[i] == RuleClass::kWin) loss = 1;
-      }
-    }
+  auto add = [](ExitSummary& summary, int win, int loss) {
     if (win >= 0)
       summary.win = summary.win < 0 ? win : std::min(summary.win, win);
     else if (loss >= 0)
       summary.loss = std::max(summary.loss, loss);
     else
       summary.draw = true;
+  };
+  for (const Move& m : list) {
+    if (m.num_shots() == 0) continue;
+    Bitboard left = other;
+    for (auto shot : m.shots)
+      if (shot != kNoPoint) left &= ~bit(shot);
+    const int survivors = std::popcount(left);
+    if (survivors <= 2) {
+      add(pure, 1, -1);
+      if (rule) add(*rule, 1, -1);
+      continue;
+    }
+    const ExitTable* t = exits_.find(survivors, movers);
+    if (!t) throw std::logic_error("exit table missing");
+    const std::uint64_t i = t->index.index(left, (mover & ~bit(m.from)) | bit(m.to));
+    const State v = t->pure[i];
+    add(pure, state::tag(v) == state::kLoss ? state::payload(v) + 1 : -1,
+        state::tag(v) == state::kWin ? state::payload(v) + 1 : -1);
+    if (rule)
+      add(*rule, t->rule[i] == RuleClass::kLoss ? 1 : -1, t->rule[i] == RuleClass::kWin ? 1 : -1);
   }
-  return summary;
 }
 
-void UnitSolver::initialise(Part part, int s) {
+UnitSolver::ExitSummary UnitSolver::exits_of(Part part, Bitboard mover, Bitboard other) const {
+  MoveList list;
+  game_.generate(moving_position(mover, other), list);
+  ExitSummary pure, rule;
+  score_exits(mover, other, list, pure, part == Part::kRule ? &rule : nullptr);
+  return part == Part::kRule ? rule : pure;
+}
+
+State UnitSolver::pending(Part part, State tag, int distance) {
+  std::atomic_ref<int> max_pending(max_pending_[static_cast<int>(part)]);
+  int seen = max_pending.load();
+  while (seen < distance && !max_pending.compare_exchange_weak(seen, distance)) {
+  }
+  return state::make(tag, distance);
+}
+
+State UnitSolver::initial_state(Part part, int successors, const ExitSummary& e) {
+  if (e.win >= 0) return pending(part, state::kPendingWin, e.win);
+  if (e.draw) return state::kOpenNoLoss;
+  if (successors > 0) return static_cast<State>(successors);
+  return pending(part, state::kPendingLoss, std::max(e.loss, 0));  // no move at all: lost now
+}
+
+void UnitSolver::initialise(int s, bool rule_part) {
   Side& side = sides_[s];
   const Side& next = sides_[partner(s)];
-  int max_pending = 0;
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
     MoveList list;
     std::uint64_t children[kMaxNeighbours];
-    int local_max = 0;
     for (std::uint64_t i = begin; i < end; ++i) {
       Bitboard mover, other;
       side.index.unindex(i, mover, other);
       game_.generate(moving_position(mover, other), list);
       int n = 0;
-      bool exits = false;
-      for (const Move& m : list) {
-        if (m.num_shots() != 0) {
-          exits = true;
-          continue;
-        }
-        children[n++] = next.index.index(other, (mover & ~bit(m.from)) | bit(m.to));
-      }
-      n = sort_unique(children, n);
-      State st;
-      const ExitSummary e = exits ? score_exits(part, mover, other) : ExitSummary{};
-      if (e.win >= 0) {
-        st = state::make(state::kPendingWin, e.win);
-        local_max = std::max(local_max, e.win);
-      } else if (e.draw) {
-        st = state::kOpenNoLoss;
-      } else if (n > 0) {
-        st = static_cast<State>(n);
-      } else if (e.loss >= 0) {
-        st = state::make(state::kPendingLoss, e.loss);
-        local_max = std::max(local_max, e.loss);
-      } else {
-        st = state::make(state::kPendingLoss, 0);  // no move at all: lost now
-      }
-      side.states[i] = st;
+      for (const Move& m : list)
+        if (m.num_shots() == 0)
+          children[n++] = next.index.index(other, (mover & ~bit(m.from)) | bit(m.to));
+      n = remove_repeats(children, n);
+      ExitSummary pure, rule;
+      score_exits(mover, other, list, pure, rule_part ? &rule : nullptr);
+      side.pure[i] = initial_state(Part::kPure, n, pure);
+      if (rule_part) side.rule[i] = initial_state(Part::kRule, n, rule);
     }
-#pragma omp critical(mora_max_pending)
-    max_pending = std::max(max_pending, local_max);
     progress_.advance(end - begin);
   });
-  max_pending_ = std::max(max_pending_, max_pending);
 }
 
 std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   Side& side = sides_[s];
+  std::vector<State>& own = states(part, s);
   const Side& prev = sides_[partner(s)];
   const Rules& rules = game_.rules();
   const Board& board = game_.board();
@@ -195,7 +216,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     std::uint64_t preds[kMaxNeighbours];
     std::uint64_t local = 0;
     for (std::uint64_t i = begin; i < end; ++i) {
-      std::atomic_ref<State> cell(side.states[i]);
+      std::atomic_ref<State> cell(own[i]);
       State st = cell.load(std::memory_order_relaxed);
       // Only this thread changes a position pending at d during layer d: predecessor
       // updates touch open positions and wins pending beyond d + 1.
@@ -225,13 +246,13 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
              froms &= froms - 1)
           preds[n++] = prev.index.index(rest | bit(std::countr_zero(froms)), mover);
       }
-      n = sort_unique(preds, n);
+      n = remove_repeats(preds, n);
       const bool won = state::tag(st) == state::kWin;
       for (int k = 0; k < n; ++k) {
         if (won)
           refute_predecessor(part, partner(s), preds[k], d);
         else
-          win_predecessor(partner(s), preds[k], d);
+          win_predecessor(part, partner(s), preds[k], d);
       }
     }
     decided.fetch_add(local, std::memory_order_relaxed);
@@ -240,8 +261,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   return decided.load();
 }
 
-void UnitSolver::win_predecessor(int s, std::uint64_t i, int d) {
-  std::atomic_ref<State> cell(sides_[s].states[i]);
+void UnitSolver::win_predecessor(Part part, int s, std::uint64_t i, int d) {
+  std::atomic_ref<State> cell(states(part, s)[i]);
   const State win = state::make(state::kWin, d + 1);
   State st = cell.load(std::memory_order_relaxed);
   while (state::is_open(st) ||
@@ -251,8 +272,7 @@ void UnitSolver::win_predecessor(int s, std::uint64_t i, int d) {
 }
 
 void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d) {
-  Side& side = sides_[s];
-  std::atomic_ref<State> cell(side.states[i]);
+  std::atomic_ref<State> cell(states(part, s)[i]);
   State st = cell.load(std::memory_order_relaxed);
   while (state::is_open(st) && !(st & state::kOpenNoLoss)) {
     State next;
@@ -261,17 +281,10 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d) {
     } else {
       // The last successor is refuted: lost, as late as the slowest exit allows.
       Bitboard mover, other;
-      side.index.unindex(i, mover, other);
-      const int exit_loss = score_exits(part, mover, other).loss;
-      const int distance = std::max(d + 1, exit_loss);
-      next = distance == d + 1 ? state::make(state::kLoss, distance)
-                               : state::make(state::kPendingLoss, distance);
-      if (distance > d + 1) {
-        std::atomic_ref<int> max_pending(max_pending_);
-        int seen = max_pending.load();
-        while (seen < distance && !max_pending.compare_exchange_weak(seen, distance)) {
-        }
-      }
+      sides_[s].index.unindex(i, mover, other);
+      const int distance = std::max(d + 1, exits_of(part, mover, other).loss);
+      next = distance > d + 1 ? pending(part, state::kPendingLoss, distance)
+                              : state::make(state::kLoss, distance);
     }
     if (cell.compare_exchange_weak(st, next, std::memory_order_relaxed)) return;
   }
@@ -279,17 +292,18 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d) {
 
 void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& sink) const {
   const Side& side = sides_[s];
+  const std::vector<State>& pure = side.pure;
   std::vector<Entry> chunk;
   chunk.reserve(kChunk);
-  for (std::uint64_t i = 0; i < side.states.size(); ++i) {
-    const State st = side.states[i];
+  for (std::uint64_t i = 0; i < pure.size(); ++i) {
+    const State st = pure[i];
     Entry e;
     e.wdl = state::tag(st) == state::kWin    ? Wdl::kWin
             : state::tag(st) == state::kLoss ? Wdl::kLoss
                                              : Wdl::kDraw;
     e.distance = e.wdl == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(state::payload(st));
-    if (!side.rule.empty()) {
-      const std::uint8_t r = side.rule[i];
+    if (!side.rule_done.empty()) {
+      const std::uint8_t r = side.rule_done[i];
       if (r >= kRuleLossBase) {
         e.rule = RuleWdl::kLoss;
         e.plies_to_mill = static_cast<std::uint8_t>(r - kRuleLossBase);

@@ -40,8 +40,9 @@ class UnitSolver {
   enum class Part { kPure, kRule };
   struct Side {
     SubspaceIndex index;
-    std::vector<State> states;       // the part being solved
-    std::vector<std::uint8_t> rule;  // finished ply-limit part, see encode_rule()
+    std::vector<State> pure;
+    std::vector<State> rule;              // while the ply-limit part is solved
+    std::vector<std::uint8_t> rule_done;  // the finished ply-limit part, see encode_rule()
   };
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
@@ -49,13 +50,25 @@ class UnitSolver {
     bool draw = false;
   };
 
-  void run(Part part);
-  void initialise(Part part, int side);
+  std::vector<State>& states(Part part, int side) {
+    return part == Part::kPure ? sides_[side].pure : sides_[side].rule;
+  }
+  // Counts the in-unit successors once and scores the exits for both parts.
+  void initialise(int side, bool rule_part);
+  void run_layers(Part part);
   // Processes every position of `side` decided at exactly `d`; returns how many it decided
   // (pending ones included).
   std::uint64_t propagate(Part part, int side, int d, int cap);
-  ExitSummary score_exits(Part part, Bitboard mover, Bitboard other) const;
-  void win_predecessor(int side, std::uint64_t i, int d);
+  // Scores the mills among `list`, the moves of the position (mover, other).
+  // Scores the mills among `list`, the moves of the position (mover, other), for the pure
+  // part and, when `rule` is given, for the ply-limit part.
+  void score_exits(Bitboard mover, Bitboard other, const MoveList& list, ExitSummary& pure,
+                   ExitSummary* rule) const;
+  ExitSummary exits_of(Part part, Bitboard mover, Bitboard other) const;
+  State initial_state(Part part, int successors, const ExitSummary& exits);
+  // A pending state, remembering that the layers must run until `distance`.
+  State pending(Part part, State tag, int distance);
+  void win_predecessor(Part part, int side, std::uint64_t i, int d);
   void refute_predecessor(Part part, int side, std::uint64_t i, int d);
   int partner(int side) const { return num_sides() == 1 ? 0 : 1 - side; }
 
@@ -63,7 +76,7 @@ class UnitSolver {
   const ExitTables& exits_;
   Progress& progress_;
   std::vector<Side> sides_;
-  int max_pending_ = 0;
+  int max_pending_[2] = {0, 0};  // by Part: the latest distance a pending state waits for
   std::uint64_t peak_bytes_ = 0;
 };
 

@@ -102,9 +102,9 @@ Expected recompute(const Game& game, const LoadedTables& tables, const Position&
 }
 
 std::string describe(Wdl wdl, int distance) {
-  return wdl == Wdl::kDraw ? "draw"
-                           : std::string(wdl == Wdl::kWin ? "win" : "loss") + " in " +
-                                 std::to_string(distance);
+  return wdl == Wdl::kDraw
+             ? "draw"
+             : std::string(wdl == Wdl::kWin ? "win" : "loss") + " in " + std::to_string(distance);
 }
 
 std::string describe(RuleWdl rule, int plies) {
@@ -150,16 +150,15 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
           problem = "stored " + describe(e.wdl, e.distance) + ", recomputed " +
                     describe(x.wdl, x.distance);
         else if (rule_part &&
-                 (e.rule != x.rule ||
-                  ((e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) &&
-                   e.plies_to_mill != x.plies_to_mill)))
+                 (e.rule != x.rule || ((e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) &&
+                                       e.plies_to_mill != x.plies_to_mill)))
           problem = "ply-limit part: stored " + describe(e.rule, e.plies_to_mill) +
                     ", recomputed " + describe(x.rule, x.plies_to_mill);
         if (problem.empty()) continue;
         std::lock_guard lock(mutex);
         ++report.errors;
-        errors.emplace(std::pair{s, begin + k}, s.name() + " #" + std::to_string(begin + k) +
-                                                    " (" + to_string(pos) + "): " + problem);
+        errors.emplace(std::pair{s, begin + k}, s.name() + " #" + std::to_string(begin + k) + " (" +
+                                                    to_string(pos) + "): " + problem);
         if (errors.size() > max_listed) errors.erase(std::prev(errors.end()));
       }
       progress.advance(stored.size());

@@ -2,26 +2,35 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace mora::testing {
 namespace {
 
+struct Binomials {
+  std::uint64_t c[25][25] = {};
+  Binomials() {
+    for (int n = 0; n <= 24; ++n) {
+      c[n][0] = 1;
+      for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k <= n - 1 ? c[n - 1][k] : 0);
+    }
+  }
+};
+const Binomials kBinomials;
+
 std::uint64_t binomial(int n, int k) {
-  if (k < 0 || k > n) return 0;
-  std::uint64_t r = 1;
-  for (int i = 1; i <= k; ++i) r = r * static_cast<std::uint64_t>(n - k + i) / static_cast<std::uint64_t>(i);
-  return r;
+  return k < 0 || k > n ? 0 : kBinomials.c[n][k];
 }
 
-// Rank of a set among the sets of its size, in colex order, over the points of `universe`.
+// Rank of a set among the sets of its size, in colex order, over the points of `universe`:
+// the j-th point of the set (from 1) at position q among the universe's points adds C(q, j).
 std::uint64_t colex_rank(std::uint32_t set, std::uint32_t universe) {
   std::uint64_t r = 0;
-  int position = 0, seen = 0;
-  for (int p = 0; p < 24; ++p) {
-    if (!(universe & (1u << p))) continue;
-    if (set & (1u << p)) r += binomial(position, ++seen);
-    ++position;
+  int j = 0;
+  for (std::uint32_t s = set; s; s &= s - 1) {
+    const std::uint32_t below = (s & -s) - 1;
+    r += binomial(std::popcount(universe & below), ++j);
   }
   return r;
 }
@@ -39,8 +48,8 @@ SimpleSolver::SimpleSolver(const Game& game,
     }
   movers_.resize(total);
   others_.resize(total);
-  values_.resize(total);
-  decided_.resize(total);
+  pure_.resize(total);
+  rule_.resize(total);
   // Sets of k points in increasing order of their bit patterns (Gosper's hack), which is the
   // colex order raw_index() ranks by.
   auto next_set = [](std::uint32_t v) {
@@ -80,36 +89,34 @@ std::uint64_t SimpleSolver::raw_index(std::uint32_t mover, std::uint32_t other) 
 }
 
 SimpleValue SimpleSolver::value(std::uint32_t mover, std::uint32_t other) const {
-  return values_[raw_index(mover, other)];
+  const std::uint64_t i = raw_index(mover, other);
+  auto sign = [](int v) { return (v > 0) - (v < 0); };
+  return {sign(pure_[i]), std::abs(pure_[i]) - (pure_[i] != 0), sign(rule_[i]),
+          std::abs(rule_[i]) - (rule_[i] != 0)};
 }
 
 // Level k decides the positions whose distance (pure part) or plies to the next mill (rule
 // part) is exactly k, from the values decided at lower levels and in earlier groups.
 void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bool rule_part) {
-  std::vector<std::uint64_t> members;
+  std::vector<std::int16_t>& values = rule_part ? rule_ : pure_;
+  std::vector<std::uint64_t> open;
   for (const Space& sp : spaces_)
     for (auto [m, o] : group)
       if (sp.mover == m && sp.other == o) {
         const std::uint64_t n = binomial(24, m) * binomial(24 - m, o);
-        for (std::uint64_t i = 0; i < n; ++i) members.push_back(sp.offset + i);
+        for (std::uint64_t i = 0; i < n; ++i) open.push_back(sp.offset + i);
       }
-  for (auto i : members) decided_[i] = false;
   const int limit = game_.rules().ply_limit;
   // Exits into earlier groups can decide positions up to one ply past their longest value.
   int horizon = 1;
   if (!rule_part)
-    for (const Space& sp : spaces_) {
-      const std::uint64_t end = sp.offset + binomial(24, sp.mover) * binomial(24 - sp.mover, sp.other);
-      for (std::uint64_t i = sp.offset; i < end; ++i)
-        if (decided_[i] && values_[i].wdl != 0) horizon = std::max(horizon, values_[i].distance + 1);
-    }
-  std::vector<std::uint64_t> open = members;
+    for (std::int16_t v : pure_) horizon = std::max(horizon, std::abs(int{v}) + 1);
   for (int k = 0; !open.empty() && (!rule_part || k <= limit); ++k) {
-    std::vector<std::pair<std::uint64_t, SimpleValue>> found;
+    std::vector<std::pair<std::uint64_t, std::int16_t>> found;
     std::vector<std::uint64_t> still_open;
 #pragma omp parallel
     {
-      std::vector<std::pair<std::uint64_t, SimpleValue>> mine;
+      std::vector<std::pair<std::uint64_t, std::int16_t>> mine;
       std::vector<std::uint64_t> mine_open;
       MoveList list;
 #pragma omp for schedule(dynamic, 4096) nowait
@@ -121,43 +128,32 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
         int best_win = -1, worst_loss = -1;
         bool all_lost = true;
         for (const Move& mv : list) {
-          const Position child = game_.make(pos, mv);
+          // The child, with its side to move first.
+          std::uint32_t child_mover = others_[i];
+          for (auto shot : mv.shots)
+            if (shot != kNoPoint) child_mover &= ~(1u << shot);
+          const std::uint32_t child_other = (movers_[i] & ~(1u << mv.from)) | (1u << mv.to);
           const bool mill = mv.num_shots() > 0;
           int child_loss = -1, child_win = -1;  // the child's outcome for its side to move
-          if (child.total(child.side_to_move) <= 2) {
+          if (std::popcount(child_mover) <= 2) {
             child_loss = 0;
           } else {
-            const std::uint64_t c = raw_index(child.mover(), child.other());
-            const SimpleValue& v = values_[c];
-            if (decided_[c]) {
-              if (rule_part) {
-                if (v.rule < 0) child_loss = mill ? 0 : v.plies_to_mill;
-                if (v.rule > 0) child_win = mill ? 0 : v.plies_to_mill;
-              } else {
-                if (v.wdl < 0) child_loss = v.distance;
-                if (v.wdl > 0) child_win = v.distance;
-              }
-            }
+            // Undecided children (and drawn ones of earlier groups) are 0: no information.
+            const int v = values[raw_index(child_mover, child_other)];
+            if (v < 0) child_loss = rule_part && mill ? 0 : -v - 1;
+            if (v > 0) child_win = rule_part && mill ? 0 : v - 1;
           }
-          if (child_loss >= 0) best_win = best_win < 0 ? child_loss + 1 : std::min(best_win, child_loss + 1);
+          if (child_loss >= 0)
+            best_win = best_win < 0 ? child_loss + 1 : std::min(best_win, child_loss + 1);
           if (child_win >= 0)
             worst_loss = std::max(worst_loss, child_win + 1);
           else
             all_lost = false;
         }
-        SimpleValue v = values_[i];
-        bool now = false;
-        if (best_win == k) {
-          now = true;
-          (rule_part ? v.rule : v.wdl) = 1;
-          (rule_part ? v.plies_to_mill : v.distance) = k;
-        } else if (all_lost && std::max(worst_loss, 0) == k) {
-          now = true;
-          (rule_part ? v.rule : v.wdl) = -1;
-          (rule_part ? v.plies_to_mill : v.distance) = k;
-        }
-        if (now)
-          mine.emplace_back(i, v);
+        if (best_win == k)
+          mine.emplace_back(i, static_cast<std::int16_t>(k + 1));
+        else if (all_lost && std::max(worst_loss, 0) == k)
+          mine.emplace_back(i, static_cast<std::int16_t>(-(k + 1)));
         else
           mine_open.push_back(i);
       }
@@ -167,14 +163,10 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
         still_open.insert(still_open.end(), mine_open.begin(), mine_open.end());
       }
     }
-    for (auto& [i, v] : found) {
-      values_[i] = v;
-      decided_[i] = true;
-    }
+    for (auto [i, v] : found) values[i] = v;
     open = std::move(still_open);
     if (found.empty() && k >= horizon) break;
   }
-  for (auto i : members) decided_[i] = true;
 }
 
 }  // namespace mora::testing

@@ -36,8 +36,9 @@ class SimpleSolver {
   const Game& game_;
   std::vector<Space> spaces_;
   std::vector<std::uint32_t> movers_, others_;  // the position of each raw index
-  std::vector<SimpleValue> values_;
-  std::vector<bool> decided_;
+  // Per raw position and part: 0 undecided (or drawn, once its group is done), d + 1 for a
+  // win in d, -(d + 1) for a loss in d.
+  std::vector<std::int16_t> pure_, rule_;
 };
 
 }  // namespace mora::testing
