@@ -28,11 +28,12 @@ std::vector<fs::path> table_files(const fs::path& folder) {
 
 }  // namespace
 
-Database::Database(const std::vector<fs::path>& folders) : game_(Rules{}) {
+Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes)
+    : game_(Rules{}), cache_(cache_bytes ? std::make_shared<BlockCache>(cache_bytes) : nullptr) {
   std::optional<TableHeader> first;
   for (const auto& folder : folders) {
     for (const auto& file : table_files(folder)) {
-      auto reader = std::make_unique<TableReader>(file);
+      auto reader = std::make_unique<TableReader>(file, cache_);
       const TableHeader& h = reader->header();
       if (!first) {
         first = h;

@@ -1,9 +1,9 @@
 // A database: the tables of one rule set in one or more folders, probed by position.
 //
 // Thread safety: a Database is immutable after construction, and every const member may be
-// called from any number of threads at once without locking. The only cache is the table
-// reader's: each thread keeps its last two decoded blocks per value stream (db/table.cpp), so
-// nearby probes decode once and threads never wait for each other.
+// called from any number of threads at once. Decoded blocks are cached in a BlockCache shared
+// by all tables of the database (db/table.h: bounded, sharded locks held for a lookup only) and
+// in each thread's last two blocks per value stream, so nearby probes take no lock at all.
 #pragma once
 
 #include <array>
@@ -34,7 +34,11 @@ class Database {
   // hold the same subspace, the first folder given wins. Throws TableError naming the file for
   // unreadable or foreign tables, mixed rules, or folders without tables. Block checksums are
   // verified when a block is first read (and by check_tables()), not here, so opening is quick.
-  explicit Database(const std::vector<std::filesystem::path>& folders);
+  // `cache_bytes` bounds the decoded blocks kept for all tables together; 0 keeps none but
+  // each thread's last few.
+  static constexpr std::size_t kDefaultCacheBytes = std::size_t{64} << 20;
+  explicit Database(const std::vector<std::filesystem::path>& folders,
+                    std::size_t cache_bytes = kDefaultCacheBytes);
   ~Database();
 
   const Rules& rules() const { return rules_; }
@@ -74,6 +78,7 @@ class Database {
   static constexpr int kMaxCows = 24;
   Rules rules_;
   Game game_;
+  std::shared_ptr<BlockCache> cache_;
   std::map<Subspace, std::unique_ptr<Table>> tables_;
   // The hot path's lookup: tables by [mover cows][other cows], nullptr where missing.
   std::array<const Table*, (kMaxCows + 1) * (kMaxCows + 1)> by_counts_{};

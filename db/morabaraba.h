@@ -21,13 +21,13 @@ extern "C" {
 
 typedef enum mora_status {
   MORA_OK = 0,
-  MORA_ERR_ARGUMENT = 1,  /* a null pointer or a bad size */
-  MORA_ERR_POSITION = 2,  /* not a position string, or a position the database cannot answer */
-  MORA_ERR_MISSING = 3,   /* the position's subspace is not in the database */
-  MORA_ERR_TABLE = 4,     /* a table file is missing, unreadable, damaged or foreign */
-  MORA_ERR_BUFFER = 5,    /* the output buffer is too small; the size needed is reported */
-  MORA_ERR_MEMORY = 6,    /* out of memory */
-  MORA_ERR_INTERNAL = 7   /* anything else (a bug) */
+  MORA_ERR_ARGUMENT = 1, /* a null pointer or a bad size */
+  MORA_ERR_POSITION = 2, /* not a position string, or a position the database cannot answer */
+  MORA_ERR_MISSING = 3,  /* the position's subspace is not in the database */
+  MORA_ERR_TABLE = 4,    /* a table file is missing, unreadable, damaged or foreign */
+  MORA_ERR_BUFFER = 5,   /* the output buffer is too small; the size needed is reported */
+  MORA_ERR_MEMORY = 6,   /* out of memory */
+  MORA_ERR_INTERNAL = 7  /* anything else (a bug) */
 } mora_status;
 
 typedef enum mora_wdl { MORA_LOSS = 0, MORA_DRAW = 1, MORA_WIN = 2 } mora_wdl;

@@ -19,13 +19,22 @@ TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
       const auto w = static_cast<std::uint64_t>(index.orbit_size(begin + k));
       st.positions += w;
       switch (e.wdl) {
-        case Wdl::kWin: st.win += w; st.win_distances[e.distance] += w; break;
-        case Wdl::kLoss: st.loss += w; st.loss_distances[e.distance] += w; break;
-        case Wdl::kDraw: st.draw += w; break;
+        case Wdl::kWin:
+          st.win += w;
+          st.win_distances[e.distance] += w;
+          break;
+        case Wdl::kLoss:
+          st.loss += w;
+          st.loss_distances[e.distance] += w;
+          break;
+        case Wdl::kDraw:
+          st.draw += w;
+          break;
       }
       if (!st.has_rule_part) continue;
       st.rule_counts[static_cast<int>(e.rule)] += w;
-      if (e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) st.plies_to_mill[e.plies_to_mill] += w;
+      if (e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss)
+        st.plies_to_mill[e.plies_to_mill] += w;
     }
   }
   return st;

@@ -15,7 +15,7 @@ struct TableStats {
   std::uint64_t win = 0, draw = 0, loss = 0;
   std::map<int, std::uint64_t> win_distances, loss_distances;
   bool has_rule_part = false;
-  std::uint64_t rule_counts[5] = {};  // by RuleWdl
+  std::uint64_t rule_counts[5] = {};           // by RuleWdl
   std::map<int, std::uint64_t> plies_to_mill;  // over rule wins and losses
   int max_win_distance() const { return win_distances.empty() ? 0 : win_distances.rbegin()->first; }
   int max_loss_distance() const {

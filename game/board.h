@@ -18,7 +18,9 @@ using Point = int;               // 0 .. num_points-1
 constexpr int kMaxPoints = 24;
 constexpr int kMaxLinesPerPoint = 4;
 
-constexpr Bitboard bit(Point p) { return Bitboard{1} << p; }
+constexpr Bitboard bit(Point p) {
+  return Bitboard{1} << p;
+}
 
 // A permutation of the points that maps lines to lines and adjacency to adjacency.
 using Permutation = std::array<std::uint8_t, kMaxPoints>;

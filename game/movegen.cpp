@@ -5,7 +5,9 @@
 namespace mora {
 namespace {
 
-constexpr std::int8_t point8(Point p) { return static_cast<std::int8_t>(p); }
+constexpr std::int8_t point8(Point p) {
+  return static_cast<std::int8_t>(p);
+}
 
 }  // namespace
 
@@ -18,10 +20,14 @@ Bitboard Game::shootable(Bitboard cows) const {
 bool Game::ply_counts(const Position& pos) const {
   auto at_three = [&](Color c) { return pos.total(c) == 3; };
   switch (rules_.ply_limit_scope) {
-    case PlyLimitScope::kAllPlies: return true;
-    case PlyLimitScope::kMovingPhase: return !pos.placing();
-    case PlyLimitScope::kBothAtThree: return at_three(kWhite) && at_three(kBlack);
-    case PlyLimitScope::kEitherAtThree: return at_three(kWhite) || at_three(kBlack);
+    case PlyLimitScope::kAllPlies:
+      return true;
+    case PlyLimitScope::kMovingPhase:
+      return !pos.placing();
+    case PlyLimitScope::kBothAtThree:
+      return at_three(kWhite) && at_three(kBlack);
+    case PlyLimitScope::kEitherAtThree:
+      return at_three(kWhite) || at_three(kBlack);
   }
   return true;
 }

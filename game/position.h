@@ -11,7 +11,9 @@
 namespace mora {
 
 enum Color : std::uint8_t { kWhite = 0, kBlack = 1 };
-constexpr Color opposite(Color c) { return static_cast<Color>(c ^ 1); }
+constexpr Color opposite(Color c) {
+  return static_cast<Color>(c ^ 1);
+}
 
 struct Position {
   std::array<Bitboard, 2> cows{};  // by Color

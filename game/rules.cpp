@@ -47,8 +47,10 @@ Rules Rules::preset(std::string_view name) {
   std::string known;
   for (const auto& n : preset_names()) known += (known.empty() ? "" : ", ") + n;
   if (name == "koti")
-    throw std::invalid_argument("rule preset 'koti' needs the 25-point Koti board, which is not "
-                                "sourced yet; known presets: " + known);
+    throw std::invalid_argument(
+        "rule preset 'koti' needs the 25-point Koti board, which is not "
+        "sourced yet; known presets: " +
+        known);
   throw std::invalid_argument("unknown rule preset '" + std::string(name) +
                               "'; known presets: " + known);
 }
@@ -90,17 +92,16 @@ std::string Rules::describe() const {
   std::ostringstream out;
   out << "rules: " << name << '\n'
       << "  cows per player: " << cows_per_player << '\n'
-      << "  flying: " << (flying_at ? "at " + std::to_string(flying_at) + " cows" : "never")
-      << '\n'
+      << "  flying: " << (flying_at ? "at " + std::to_string(flying_at) + " cows" : "never") << '\n'
       << "  shots for a double mill: " << shots_per_double_mill << '\n'
       << "  shot: " << (shot_mandatory ? "mandatory" : "may be skipped") << '\n'
       << "  mill protection: " << (mill_protection ? "yes" : "no") << '\n'
       << "  blocked player: " << (blocked_player_loses ? "loses" : "passes") << '\n'
       << "  full board after placing: " << (full_board_draw ? "draw" : "blocked player") << '\n'
       << "  ply limit: "
-      << (ply_limit ? std::to_string(ply_limit) + " (" +
-                          kScopes[static_cast<int>(ply_limit_scope)] + ")"
-                    : std::string("none"))
+      << (ply_limit
+              ? std::to_string(ply_limit) + " (" + kScopes[static_cast<int>(ply_limit_scope)] + ")"
+              : std::string("none"))
       << '\n'
       << "  repetition draw: " << (repetition_draw ? "third repetition" : "none") << '\n'
       << "  mill re-forming: " << kReforming[static_cast<int>(mill_reforming)] << '\n';

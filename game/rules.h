@@ -11,10 +11,10 @@ namespace mora {
 
 // Which plies advance the no-mill counter of the ply-limit draw rule.
 enum class PlyLimitScope : std::uint8_t {
-  kAllPlies,          // every ply that forms no mill, placing included (house rules)
-  kMovingPhase,       // only plies made with no cows in hand
-  kBothAtThree,       // only plies made while both players have exactly three cows
-  kEitherAtThree,     // only plies made while some player has exactly three cows
+  kAllPlies,       // every ply that forms no mill, placing included (house rules)
+  kMovingPhase,    // only plies made with no cows in hand
+  kBothAtThree,    // only plies made while both players have exactly three cows
+  kEitherAtThree,  // only plies made while some player has exactly three cows
 };
 
 // Rules that need the previous move in the position; the engine does not model them yet.
@@ -35,7 +35,7 @@ struct Rules {
   bool full_board_draw = true;       // a full board after placing is a draw
   int ply_limit = 60;                // plies without a mill that end the game drawn; 0: none
   PlyLimitScope ply_limit_scope = PlyLimitScope::kAllPlies;
-  bool repetition_draw = false;      // third repetition draws (does not change values)
+  bool repetition_draw = false;  // third repetition draws (does not change values)
   MillReforming mill_reforming = MillReforming::kAllowed;
 
   bool operator==(const Rules&) const = default;

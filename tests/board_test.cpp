@@ -1,8 +1,8 @@
+#include "game/board.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
-
-#include "game/board.h"
 
 namespace mora {
 namespace {
@@ -49,7 +49,9 @@ void expect_symmetry_group(const Board& b) {
   EXPECT_TRUE(swaps);
 }
 
-TEST(Board, MorabarabaHasSixteenSymmetries) { expect_symmetry_group(Board::morabaraba()); }
+TEST(Board, MorabarabaHasSixteenSymmetries) {
+  expect_symmetry_group(Board::morabaraba());
+}
 TEST(Board, NineMensMorrisHasSixteenSymmetries) {
   expect_symmetry_group(Board::nine_mens_morris());
 }

@@ -9,8 +9,8 @@ namespace mora::tools {
 
 int run_check(const std::vector<std::string>& args) {
   po::options_description options("check options");
-  options.add_options()("db", po::value<std::vector<std::string>>()->required()->composing(),
-                        "database folder (may be repeated)")("quiet,q", "report only bad files");
+  add_database_option(options);
+  options.add_options()("quiet,q", "report only bad files");
   auto vm = parse("check",
                   "--db DIR [--quiet]\n\n"
                   "Verifies the checksums of every table file (header, block index and every\n"
@@ -18,8 +18,7 @@ int run_check(const std::vector<std::string>& args) {
                   "status 1 when any is bad.",
                   options, args);
   if (!vm) return 0;
-  std::vector<std::filesystem::path> folders;
-  for (const auto& f : (*vm)["db"].as<std::vector<std::string>>()) folders.emplace_back(f);
+  const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const auto start = std::chrono::steady_clock::now();
   const auto checks = check_tables(folders);
   const double seconds =

@@ -25,17 +25,15 @@ constexpr const char* kStreamKeys[kNumTableStreams] = {"wdl", "rule_flag", "dist
 
 int run_info(const std::vector<std::string>& args) {
   po::options_description options("info options");
-  options.add_options()("db", po::value<std::vector<std::string>>()->required()->composing(),
-                        "database folder (may be repeated)")("json",
-                                                             "one JSON object keyed by subspace");
+  add_database_option(options);
+  options.add_options()("json", "one JSON object keyed by subspace");
   auto vm = parse("info",
                   "--db DIR [--json]\n\n"
                   "Per subspace, statistics over all its positions (each canonical position\n"
                   "weighted by its orbit size), and file sizes.",
                   options, args);
   if (!vm) return 0;
-  std::vector<std::filesystem::path> folders;
-  for (const auto& f : (*vm)["db"].as<std::vector<std::string>>()) folders.emplace_back(f);
+  const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const Database db(folders);
   nlohmann::json all = nlohmann::json::object();
   if (!vm->count("json"))

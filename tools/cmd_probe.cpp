@@ -42,8 +42,8 @@ std::string to_text(const ProbeResult& r) {
 
 int run_probe(const std::vector<std::string>& args) {
   po::options_description options("probe options");
-  options.add_options()("db", po::value<std::vector<std::string>>()->required()->composing(),
-                        "database folder (may be repeated)")("json", "one JSON object per line")(
+  add_database_option(options);
+  options.add_options()("json", "one JSON object per line")(
       "moves", "also list every legal move with its value, best first")(
       "line", "also print the best line to the end of the game")(
       "position", po::value<std::vector<std::string>>(), "positions (else one per line on stdin)");
@@ -56,10 +56,10 @@ int run_probe(const std::vector<std::string>& args) {
                   "A bad line gets an error for that line and the batch goes on.",
                   options, args, &positional);
   if (!vm) return 0;
-  std::vector<std::filesystem::path> folders;
-  for (const auto& f : (*vm)["db"].as<std::vector<std::string>>()) folders.emplace_back(f);
+  const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const Database db(folders);
-  const bool json = vm->count("json"), with_moves = vm->count("moves"), with_line = vm->count("line");
+  const bool json = vm->count("json"), with_moves = vm->count("moves"),
+             with_line = vm->count("line");
   int failures = 0;
   auto answer = [&](const std::string& text) {
     try {
@@ -81,17 +81,20 @@ int run_probe(const std::vector<std::string>& args) {
         }
         if (with_line) {
           j["line"] = nlohmann::json::array();
-          for (const Move& m : db.best_line(pos)) j["line"].push_back(to_string(db.game().board(), m));
+          for (const Move& m : db.best_line(pos))
+            j["line"].push_back(to_string(db.game().board(), m));
         }
         std::cout << j.dump() << '\n';
       } else {
-        std::cout << text << ": " << to_text(r) << (best.empty() ? "" : "; best move " + best) << '\n';
+        std::cout << text << ": " << to_text(r) << (best.empty() ? "" : "; best move " + best)
+                  << '\n';
         if (with_moves)
           for (const auto& [m, v] : ranked)
             std::cout << "  " << to_string(db.game().board(), m) << ": " << to_text(v) << '\n';
         if (with_line) {
           std::cout << "  line:";
-          for (const Move& m : db.best_line(pos)) std::cout << ' ' << to_string(db.game().board(), m);
+          for (const Move& m : db.best_line(pos))
+            std::cout << ' ' << to_string(db.game().board(), m);
           std::cout << '\n';
         }
       }

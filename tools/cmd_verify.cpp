@@ -7,9 +7,8 @@ namespace mora::tools {
 
 int run_verify(const std::vector<std::string>& args) {
   po::options_description options("verify options");
-  options.add_options()("db", po::value<std::vector<std::string>>()->required()->composing(),
-                        "database folder (may be repeated)")(
-      "subspace", po::value<std::string>(), "verify only this subspace")(
+  add_database_option(options);
+  options.add_options()("subspace", po::value<std::string>(), "verify only this subspace")(
       "quiet,q", "no progress lines on stderr");
   auto vm = parse("verify",
                   "--db DIR [--subspace MvO]\n\n"
@@ -18,8 +17,7 @@ int run_verify(const std::vector<std::string>& args) {
                   "position disagrees.",
                   options, args);
   if (!vm) return 0;
-  std::vector<std::filesystem::path> folders;
-  for (const auto& f : (*vm)["db"].as<std::vector<std::string>>()) folders.emplace_back(f);
+  const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const Database db(folders);
   std::vector<Subspace> subspaces = db.subspaces();
   if (vm->count("subspace")) subspaces = {Subspace::parse((*vm)["subspace"].as<std::string>())};

@@ -23,6 +23,17 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
   return vm;
 }
 
+void add_database_option(po::options_description& options) {
+  options.add_options()("db", po::value<std::vector<std::string>>()->required()->composing(),
+                        "database folder (may be repeated)");
+}
+
+std::vector<std::filesystem::path> database_folders(const po::variables_map& vm) {
+  std::vector<std::filesystem::path> folders;
+  for (const auto& f : vm["db"].as<std::vector<std::string>>()) folders.emplace_back(f);
+  return folders;
+}
+
 void add_rules_option(po::options_description& options) {
   std::string presets;
   for (const auto& n : Rules::preset_names()) presets += (presets.empty() ? "" : ", ") + n;

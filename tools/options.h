@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,11 +16,14 @@ namespace po = boost::program_options;
 
 // Parses `args` against `options` (and `positional`, if given). Prints usage and returns
 // nullopt after --help; throws po::error on bad input (main() reports it).
-std::optional<po::variables_map> parse(const std::string& command, const std::string& usage,
-                                       const po::options_description& options,
-                                       const std::vector<std::string>& args,
-                                       const po::positional_options_description* positional =
-                                           nullptr);
+std::optional<po::variables_map> parse(
+    const std::string& command, const std::string& usage, const po::options_description& options,
+    const std::vector<std::string>& args,
+    const po::positional_options_description* positional = nullptr);
+
+// Adds --db (one or more database folders, for the commands that read a database).
+void add_database_option(po::options_description& options);
+std::vector<std::filesystem::path> database_folders(const po::variables_map& vm);
 
 // Adds --rules with the preset list in its help text.
 void add_rules_option(po::options_description& options);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Solving throughput: time, canonical positions per second and peak memory (max RSS) of
+# `morabaraba solve` for every subspace with m + o <= N, on 1 and 2 threads, and of the 5v5
+# unit alone on one thread (pure values, its inputs solved). Usage:
+#   bench/solve_bench.sh [build/bin/morabaraba] [work folder]
+set -euo pipefail
+tool=${1:-build/bin/morabaraba}
+work=${2:-/tmp/mora_solve_bench}
+mkdir -p "$work"
+
+run() {  # run <label> <args...>: prints label, seconds, positions, max RSS
+  local label=$1; shift
+  local out
+  out=$( { /usr/bin/time -f "%e %M" "$tool" solve -q "$@" >"$work/last.out"; } 2>&1 | tail -1)
+  local positions
+  positions=$(grep -o '([0-9]* positions)' "$work/last.out" | tr -dc 0-9)
+  read -r seconds rss <<<"$out"
+  printf '| %s | %s | %s | %.2f M/s | %d MiB |\n' "$label" "$seconds" "$positions" \
+    "$(echo "$positions / $seconds / 1000000" | bc -l)" $((rss / 1024))
+}
+
+echo "| run | seconds | positions | rate | peak RSS |"
+echo "|---|---:|---:|---:|---:|"
+for n in 8 10; do
+  for t in 1 2; do
+    [ "$n" = 10 ] && [ "$t" = 1 ] && [ -z "${SLOW:-}" ] && continue
+    rm -rf "$work/m$n-t$t"
+    run "morabaraba, m+o <= $n, $t thread(s)" --db "$work/m$n-t$t" --max-total "$n" --threads "$t"
+  done
+done
+rm -rf "$work/malom"
+"$tool" solve -q --rules malom --db "$work/malom" --max-total 9 >/dev/null
+run "malom (pure), 5v5 unit alone, 1 thread" --rules malom --db "$work/malom" --subspace 5v5 --threads 1
