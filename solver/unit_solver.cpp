@@ -184,6 +184,7 @@ State UnitSolver::initial_state(Part part, int successors, const ExitSummary& e)
 void UnitSolver::initialise(int s, bool rule_part) {
   Side& side = sides_[s];
   const Side& next = sides_[partner(s)];
+  const bool full_board_draw = game_.rules().full_board_draw;
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
     MoveList list;
     std::uint64_t children[kMaxNeighbours];
@@ -196,6 +197,12 @@ void UnitSolver::initialise(int s, bool rule_part) {
         if (m.num_shots() == 0)
           children[n++] = next.index.index(other, (mover & ~bit(m.from)) | bit(m.to));
       n = remove_repeats(children, n);
+      if (full_board_draw && (mover | other) == game_.board().all_points()) {
+        // Only 12v12: nobody was shot while placing, and the rules call that a draw.
+        side.pure[i] = state::kDraw;
+        if (rule_part) side.rule[i] = state::kDraw;
+        continue;
+      }
       ExitSummary pure, rule;
       score_exits(mover, other, list, pure, rule_part ? &rule : nullptr);
       side.pure[i] = initial_state(Part::kPure, n, pure);

@@ -48,6 +48,7 @@ class LoadedTables {
 // Minimax over the successors' stored values, straight from the definitions in RULES.md.
 Expected recompute(const Game& game, const LoadedTables& tables, const Position& pos) {
   const int limit = game.rules().ply_limit;
+  if (game.outcome(pos, false) == Outcome::kDraw) return {Wdl::kDraw, 0, RuleWdl::kDraw, 0};
   MoveList list;
   game.generate(pos, list);
   constexpr int kNone = -1;
