@@ -1,7 +1,8 @@
-// Probing a real solved database (bench/README.md, "Probing"): warm random probes of the pure
-// win/draw/loss and of the full entry, on one and two threads, and moves() of a position; each
-// for the folder as solved and for its tables re-encoded with value and distance blocks of
-// 2^10 .. 2^14 positions (the TableTuning trade-off), whose bits per position are reported.
+// Probing a real solved database (bench/README.md, "Probing"): warm and cold random probes of
+// the pure win/draw/loss and of the full entry, on one and two threads, and moves() of a
+// position; each for the folder as solved and for its tables re-encoded with value and distance
+// blocks of 2^10 .. 2^14 positions (the TableTuning trade-off), whose bits per position are
+// reported, and warm probes under block caches smaller than the database.
 //
 // MORABARABA_BENCH_DB=<folder> build/bin/probe_bench   (e.g. solve --max-total 8)
 #include <benchmark/benchmark.h>
@@ -27,14 +28,18 @@ fs::path source_folder() {
   return folder;
 }
 
-// The source database with every table rewritten at blocks of 2^log2 positions (both parts;
-// the zstd levels of the defaults), or as solved for log2 0. Built once per setting.
-const Database& database(int log2) {
-  static std::map<int, std::unique_ptr<Database>> cache;
-  auto& db = cache[log2];
-  if (db) return *db;
-  if (log2 == 0) return *(db = std::make_unique<Database>(std::vector{source_folder()}));
-  const Database& source = database(0);
+// Tables re-encoded at blocks of 2^log2 positions (both parts; the zstd levels of the
+// defaults) into a temporary folder, or the folder as solved for log2 0. Built once per setting.
+fs::path folder(int log2) {
+  // Removed at exit; the cold benchmarks reopen them.
+  static struct Folders : std::map<int, fs::path> {
+    ~Folders() {
+      for (const auto& [_, dir] : *this) fs::remove_all(dir);
+    }
+  } folders;
+  if (log2 == 0) return source_folder();
+  if (folders.count(log2)) return folders[log2];
+  const Database source({source_folder()});
   const fs::path dir = fs::temp_directory_path() / ("mora_probe_bench_" + std::to_string(getpid()) +
                                                     "_" + std::to_string(log2));
   fs::create_directories(dir);
@@ -51,8 +56,18 @@ const Database& database(int log2) {
     }
     out.finish();
   }
-  db = std::make_unique<Database>(std::vector{dir});
-  fs::remove_all(dir);  // the mappings stay valid
+  return folders[log2] = dir;
+}
+
+// The database of folder(log2) with a block cache of `cache_mib` MiB (-1: the default), opened
+// once per setting and kept warm across benchmarks.
+const Database& database(int log2, int cache_mib = -1) {
+  static std::map<std::pair<int, int>, std::unique_ptr<Database>> cache;
+  auto& db = cache[{log2, cache_mib}];
+  if (!db)
+    db = std::make_unique<Database>(std::vector{folder(log2)}, cache_mib < 0
+                                                                   ? Database::kDefaultCacheBytes
+                                                                   : std::size_t(cache_mib) << 20);
   return *db;
 }
 
@@ -92,17 +107,20 @@ void report(benchmark::State& state, const Database& db) {
 }
 
 template <bool kFull>
+void probe(const Database& db, const Position& p) {
+  if constexpr (kFull)
+    benchmark::DoNotOptimize(db.probe(p));
+  else
+    benchmark::DoNotOptimize(db.probe_wdl(p));
+}
+
+// Warm: the same database across runs, so its block cache has warmed up (to its bound).
+template <bool kFull>
 void BM_Probe(benchmark::State& state) {
-  const Database& db = database(static_cast<int>(state.range(0)));
+  const Database& db = database(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   const auto& positions = random_positions();
   std::size_t i = static_cast<std::size_t>(state.thread_index()) * 7919;
-  for (auto _ : state) {
-    const Position& p = positions[i++ % positions.size()];
-    if constexpr (kFull)
-      benchmark::DoNotOptimize(db.probe(p));
-    else
-      benchmark::DoNotOptimize(db.probe_wdl(p));
-  }
+  for (auto _ : state) probe<kFull>(db, positions[i++ % positions.size()]);
   if (state.thread_index() == 0) report(state, db);
 }
 void BM_ProbeWdl(benchmark::State& state) {
@@ -110,6 +128,31 @@ void BM_ProbeWdl(benchmark::State& state) {
 }
 void BM_ProbeFull(benchmark::State& state) {
   BM_Probe<true>(state);
+}
+
+// Cold (first touch): every 256 probes a freshly opened database, so nearly every probe maps,
+// checks and decodes its blocks; the files stay in the page cache. Opening is not timed.
+template <bool kFull>
+void BM_ProbeCold(benchmark::State& state) {
+  const fs::path dir = folder(static_cast<int>(state.range(0)));
+  const auto& positions = random_positions();
+  std::unique_ptr<Database> db;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    if (i % 256 == 0) {
+      state.PauseTiming();
+      db.reset();
+      db = std::make_unique<Database>(std::vector{dir});
+      state.ResumeTiming();
+    }
+    probe<kFull>(*db, positions[i++ % positions.size()]);
+  }
+}
+void BM_ProbeWdlCold(benchmark::State& state) {
+  BM_ProbeCold<false>(state);
+}
+void BM_ProbeFullCold(benchmark::State& state) {
+  BM_ProbeCold<true>(state);
 }
 
 void BM_Moves(benchmark::State& state) {
@@ -120,14 +163,22 @@ void BM_Moves(benchmark::State& state) {
   state.counters["moves"] = static_cast<double>(moves) / static_cast<double>(state.iterations());
 }
 
-// 0: the folder as solved; then blocks of 2^10 .. 2^14 positions.
+// Block size (0: the folder as solved, then 2^10 .. 2^14 positions) and block cache (MiB,
+// -1: the default); the cache bounds below the database's 34 MiB of decoded blocks only at the
+// default block size.
 void settings(benchmark::internal::Benchmark* b) {
-  for (int log2 : {0, 10, 11, 12, 13, 14}) b->Arg(log2);
+  for (int log2 : {0, 10, 11, 12, 13, 14}) b->Args({log2, -1});
+  for (int mib : {0, 4, 16}) b->Args({0, mib});
+}
+void block_sizes(benchmark::internal::Benchmark* b) {
+  for (int log2 : {0, 10, 12, 14}) b->Arg(log2);
 }
 
 BENCHMARK(BM_ProbeWdl)->Apply(settings)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_ProbeFull)->Apply(settings)->Threads(1)->Threads(2)->UseRealTime();
-BENCHMARK(BM_Moves)->Apply(settings)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ProbeWdlCold)->Apply(block_sizes);
+BENCHMARK(BM_ProbeFullCold)->Apply(block_sizes);
+BENCHMARK(BM_Moves)->Apply(block_sizes)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace mora

@@ -15,6 +15,9 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
 
 namespace mora {
 
@@ -425,20 +428,36 @@ void TableWriter::finish() {
 
 namespace {
 
+using Block = std::vector<std::uint8_t>;  // decoded values, as in docs/FORMAT.md "Blocks"
+
+// Blocks are keyed by the reader's serial number, never its address, so a reader created where
+// a destroyed one lived cannot see its blocks.
+struct BlockKey {
+  std::uint64_t reader = 0;  // 0: none
+  std::uint64_t block = 0;   // stream kind in the top byte, block number below
+  bool operator==(const BlockKey&) const = default;
+};
+
+BlockKey key_of(std::uint64_t reader, TableStream kind, std::uint64_t block) {
+  return {reader, static_cast<std::uint64_t>(kind) << 56 | block};
+}
+
+std::size_t hash_of(const BlockKey& k) {
+  return static_cast<std::size_t>(XXH64(&k, sizeof k, 0));
+}
+
 constexpr int kCacheSlots = 2;  // decoded blocks kept per thread and stream
 
-// Each thread keeps its last decoded blocks, so probes need no lock and probes near each
-// other decode once. Entries are keyed by the reader's serial number, never its address,
-// so a reader created where a destroyed one lived cannot see its blocks.
+// Each thread keeps its last decoded blocks, so that probes near each other take no lock and
+// decode once. A slot shares its block with the BlockCache, or owns it alone and reuses it.
 struct ThreadCache {
   struct Slot {
-    std::uint64_t reader = 0;  // 0: empty
-    std::uint64_t block = 0;
-    std::vector<std::uint8_t> raw;
+    BlockKey key;
+    std::shared_ptr<Block> raw;
   };
   std::array<std::array<Slot, kCacheSlots>, kNumTableStreams> slots;
   std::array<int, kNumTableStreams> victim{};
-  std::vector<std::uint8_t> scratch;  // bulk reads
+  Block scratch;  // bulk reads
   ZSTD_DCtx* dctx = nullptr;
 
   ThreadCache() = default;
@@ -451,6 +470,106 @@ thread_local ThreadCache tls;
 std::atomic<std::uint64_t> next_serial{1};
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Block cache
+
+struct BlockCache::Impl {
+  // Sharded so that threads probing different blocks rarely meet on a lock. Each shard holds
+  // an equal part of the bound and evicts by CLOCK (a block hit since the hand last passed it
+  // survives one more pass): unlike an LRU list, a hit writes nothing but its own entry, so it
+  // costs no cache misses beyond the entry and the block.
+  static constexpr std::size_t kShards = 16;
+  static constexpr std::size_t kOverhead = 96;  // bookkeeping bytes counted per block
+
+  struct Hash {
+    std::size_t operator()(const BlockKey& k) const { return hash_of(k); }
+  };
+  struct Resident {
+    std::shared_ptr<Block> block;
+    bool referenced = false;
+  };
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<BlockKey, Resident, Hash> blocks;
+    std::vector<BlockKey> ring;  // the keys of `blocks`, in no particular order
+    std::size_t hand = 0;
+    std::size_t bytes = 0;
+
+    void evict_at_hand() {
+      const auto it = blocks.find(ring[hand]);
+      bytes -= it->second.block->size() + kOverhead;
+      blocks.erase(it);
+      ring[hand] = ring.back();
+      ring.pop_back();
+    }
+  };
+
+  std::size_t max_bytes;
+  std::array<Shard, kShards> shards;
+
+  Shard& shard(const BlockKey& k) { return shards[hash_of(k) % kShards]; }
+
+  std::shared_ptr<Block> find(const BlockKey& k) {
+    Shard& s = shard(k);
+    const std::lock_guard lock(s.mutex);
+    const auto it = s.blocks.find(k);
+    if (it == s.blocks.end()) return nullptr;
+    it->second.referenced = true;
+    return it->second.block;
+  }
+
+  void insert(const BlockKey& k, std::shared_ptr<Block> b) {
+    const std::size_t cost = b->size() + kOverhead, budget = max_bytes / kShards;
+    if (cost > budget) return;
+    Shard& s = shard(k);
+    const std::lock_guard lock(s.mutex);
+    if (s.blocks.count(k)) return;  // another thread decoded it too
+    while (s.bytes + cost > budget) {
+      if (s.hand >= s.ring.size()) s.hand = 0;
+      if (std::exchange(s.blocks.at(s.ring[s.hand]).referenced, false))
+        ++s.hand;
+      else
+        s.evict_at_hand();
+    }
+    s.blocks.emplace(k, Resident{std::move(b)});
+    s.ring.push_back(k);
+    s.bytes += cost;
+  }
+
+  // Drops the blocks of a reader that is going away: they could never be hit again.
+  void forget(std::uint64_t reader) {
+    for (Shard& s : shards) {
+      const std::lock_guard lock(s.mutex);
+      for (s.hand = 0; s.hand < s.ring.size();)
+        if (s.ring[s.hand].reader == reader)
+          s.evict_at_hand();
+        else
+          ++s.hand;
+    }
+  }
+};
+
+BlockCache::BlockCache(std::size_t max_bytes) : impl_(std::make_unique<Impl>()) {
+  impl_->max_bytes = max_bytes;
+}
+BlockCache::~BlockCache() = default;
+
+std::size_t BlockCache::max_bytes() const {
+  return impl_->max_bytes;
+}
+
+std::size_t BlockCache::bytes() const {
+  std::size_t n = 0;
+  for (auto& s : impl_->shards) {
+    const std::lock_guard lock(s.mutex);
+    n += s.bytes;
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reader
 
 struct TableReader::Impl {
   struct Stream {
@@ -465,12 +584,17 @@ struct TableReader::Impl {
   std::filesystem::path path;
   TableHeader header;
   std::uint64_t serial = next_serial.fetch_add(1);
+  std::shared_ptr<BlockCache> cache;
   const std::uint8_t* map = nullptr;
   std::size_t size = 0;
   std::vector<Stream> streams;
   std::array<int, kNumTableStreams> by_kind{-1, -1, -1, -1};
+  // One bit per block and stream kind: its checksum matched. A block is hashed once per open
+  // instead of once per decode, and still before its values are first used.
+  std::array<std::unique_ptr<std::atomic<std::uint64_t>[]>, kNumTableStreams> verified;
 
   ~Impl() {
+    if (cache) cache->impl_->forget(serial);
     if (map) ::munmap(const_cast<std::uint8_t*>(map), size);
   }
 
@@ -494,9 +618,17 @@ struct TableReader::Impl {
            std::to_string(b));
   }
 
-  // Checks and decompresses block b into out; never trusts a block whose checksum fails.
-  void decode(const Stream& s, std::uint64_t b, std::vector<std::uint8_t>& out) const {
+  void verify_once(const Stream& s, std::uint64_t b) const {
+    std::atomic<std::uint64_t>& word = verified[static_cast<int>(s.kind)][b / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (b % 64);
+    if (word.load(std::memory_order_acquire) & bit) return;
     verify(s, b);
+    word.fetch_or(bit, std::memory_order_release);
+  }
+
+  // Checks and decompresses block b into out; never trusts a block whose checksum fails.
+  void decode(const Stream& s, std::uint64_t b, Block& out) const {
+    verify_once(s, b);
     const std::uint8_t* e = s.index + b * kBlockEntryBytes;
     const std::size_t expect = raw_bytes(s.bits, block_count(s, b));
     out.resize(expect);
@@ -511,22 +643,33 @@ struct TableReader::Impl {
         if (x & (x >> 1) & 0x55) fail("invalid wdl code in block " + std::to_string(b));
   }
 
+  // The decoded block b of stream s: from this thread's slots, else the shared cache, else
+  // decoded (into a slot's own block when no cache shares it, so that misses allocate only
+  // for blocks that the cache keeps).
+  const Block& block(const Stream& s, std::uint64_t b) const {
+    const BlockKey key = key_of(serial, s.kind, b);
+    auto& slots = tls.slots[static_cast<int>(s.kind)];
+    for (auto& slot : slots)
+      if (slot.key == key) return *slot.raw;
+    int& victim = tls.victim[static_cast<int>(s.kind)];
+    ThreadCache::Slot& slot = slots[victim];
+    victim = (victim + 1) % kCacheSlots;
+    slot.key = {};  // stays empty if decode throws
+    if (auto shared = cache ? cache->impl_->find(key) : nullptr) {
+      slot.raw = std::move(shared);
+    } else {
+      if (!slot.raw || slot.raw.use_count() > 1) slot.raw = std::make_shared<Block>();
+      decode(s, b, *slot.raw);
+      if (cache) cache->impl_->insert(key, slot.raw);
+    }
+    slot.key = key;
+    return *slot.raw;
+  }
+
   unsigned value(TableStream kind, std::uint64_t i) const {
     const Stream& s = streams[by_kind[static_cast<int>(kind)]];
     const std::uint64_t b = i / s.block_positions;
-    auto& slots = tls.slots[static_cast<int>(kind)];
-    ThreadCache::Slot* hit = nullptr;
-    for (auto& slot : slots)
-      if (slot.reader == serial && slot.block == b) hit = &slot;
-    if (!hit) {
-      int& victim = tls.victim[static_cast<int>(kind)];
-      hit = &slots[victim];
-      victim = (victim + 1) % kCacheSlots;
-      hit->reader = 0;  // stays empty if decode throws
-      decode(s, b, hit->raw);
-      hit->reader = serial, hit->block = b;
-    }
-    return value_at(s.bits, hit->raw.data(), block_count(s, b), i % s.block_positions);
+    return value_at(s.bits, block(s, b).data(), block_count(s, b), i % s.block_positions);
   }
 
   void check_range(std::uint64_t begin, std::uint64_t count) const {
@@ -621,6 +764,7 @@ void TableReader::Impl::parse() {
     s.index = p + index_end;
     index_end += s.num_blocks * kBlockEntryBytes;
     by_kind[d[0]] = static_cast<int>(streams.size());
+    verified[d[0]] = std::make_unique<std::atomic<std::uint64_t>[]>(s.num_blocks / 64 + 1);
     streams.push_back(s);
   }
   const bool rule = header.has_rule_part;
@@ -648,8 +792,10 @@ void TableReader::Impl::parse() {
          std::to_string(at) + " bytes)");
 }
 
-TableReader::TableReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>()) {
+TableReader::TableReader(const std::filesystem::path& path, std::shared_ptr<BlockCache> cache)
+    : impl_(std::make_unique<Impl>()) {
   impl_->path = path;
+  impl_->cache = std::move(cache);
   impl_->open();
   impl_->parse();
 }

@@ -80,11 +80,32 @@ class TableWriter {
   std::unique_ptr<Impl> impl_;
 };
 
+// Decoded blocks shared by the readers given it, so that warm probes read decoded memory
+// instead of decompressing a block each: at most `max_bytes` of decoded values (plus a few
+// dozen bytes of bookkeeping per block), least recently used first out, in shards with a lock
+// each. Besides it, each thread keeps the last two blocks per stream it used (table.cpp), which
+// may outlive their eviction from here. Thread-safe.
+class BlockCache {
+ public:
+  explicit BlockCache(std::size_t max_bytes);
+  ~BlockCache();
+  std::size_t max_bytes() const;
+  std::size_t bytes() const;  // held now
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  friend class TableReader;
+};
+
 // Read-only access to one table: memory-mapped, checked on open (header, sizes, header
-// checksum). Errors throw TableError naming the file. Thread-safe for concurrent probes.
+// checksum); each block's checksum is checked before its first use by this reader. Errors
+// throw TableError naming the file. Thread-safe for concurrent probes.
 class TableReader {
  public:
-  explicit TableReader(const std::filesystem::path& path);
+  explicit TableReader(const std::filesystem::path& path,
+                       std::shared_ptr<BlockCache> cache = nullptr);
   ~TableReader();
 
   const TableHeader& header() const;
@@ -93,7 +114,8 @@ class TableReader {
   Wdl probe_wdl(std::uint64_t index) const;  // reads only the win/draw/loss part
   // Decodes entries [begin, begin + out.size()) in one pass (for solvers and verifiers).
   void read(std::uint64_t begin, std::span<Entry> out) const;
-  // Recomputes the checksum of every block; throws TableError on the first mismatch.
+  // Recomputes the checksum of every block, verified before or not; throws TableError on the
+  // first mismatch.
   void check() const;
 
   struct StreamInfo {

@@ -182,11 +182,12 @@ void spit(const fs::path& p, const std::vector<char>& bytes) {
 }
 
 // Opens, checks and reads a possibly damaged table. Every failure must be a TableError that
-// names the file; whatever is returned must be the original value.
+// names the file; whatever is returned must be the original value. The reader shares a block
+// cache, so that values served from it are held to this too.
 void probe_damaged(const fs::path& path, const std::vector<Entry>& v, bool& failed) {
   failed = false;
   try {
-    TableReader r(path);
+    TableReader r(path, std::make_shared<BlockCache>(1 << 20));
     try {
       r.check();
     } catch (const TableError& e) {
@@ -295,14 +296,54 @@ TEST_F(TableTest, ConcurrentProbesMatch) {
   for (int m : mismatches) EXPECT_EQ(m, 0);
 }
 
+// Readers sharing a block cache far smaller than their tables (so blocks are evicted while
+// other threads hold them) answer as without it, and the cache keeps to its bound.
+TEST_F(TableTest, SharedCacheMatches) {
+  const auto a = make_entries(30'000, true, 31), b = make_entries(20'000, false, 32);
+  const TableTuning tuning{1024, 512, 3, 3};
+  auto cache = std::make_shared<BlockCache>(64 << 10);
+  const TableReader ra(write_table(dir_ / "a.mtb", make_header(a.size(), true), a, tuning), cache);
+  const TableReader rb(write_table(dir_ / "b.mtb", make_header(b.size(), false), b, tuning), cache);
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(t));
+      for (int k = 0; k < 20'000; ++k) {
+        const std::uint64_t i = rng() % a.size(), j = rng() % b.size();
+        mismatches[t] += ra.probe(i) != a[i];
+        mismatches[t] += rb.probe_wdl(j) != b[j].wdl;
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int m : mismatches) EXPECT_EQ(m, 0);
+  EXPECT_GT(cache->bytes(), 0u);
+  EXPECT_LE(cache->bytes(), cache->max_bytes());
+}
+
+// A damaged block fails on its first use with or without a cache, on every later use too,
+// and its checksum is checked before any of its values are returned.
+TEST_F(TableTest, CachedReaderChecksBlocks) {
+  const auto v = make_entries(2000, false, 33);
+  std::vector<char> bytes = slurp(write_table(dir_ / "t.mtb", make_header(v.size(), false), v));
+  bytes[bytes.size() - 3] = static_cast<char>(bytes[bytes.size() - 3] ^ 0x04);  // last block
+  spit(dir_ / "t.mtb", bytes);
+  const TableReader r(dir_ / "t.mtb", std::make_shared<BlockCache>(1 << 20));
+  EXPECT_EQ(r.probe_wdl(0), v[0].wdl);  // an intact block
+  for (int round = 0; round < 2; ++round) EXPECT_THROW(r.probe(v.size() - 1), TableError);
+  EXPECT_THROW(r.check(), TableError);
+}
+
 // A reader opened where a destroyed one lived must not see the old reader's cached blocks.
 TEST_F(TableTest, CacheDoesNotOutliveReader) {
   const auto a = make_entries(500, false, 21), b = make_entries(500, false, 22);
   write_table(dir_ / "a.mtb", make_header(a.size(), false), a);
   write_table(dir_ / "b.mtb", make_header(b.size(), false), b);
-  for (int round = 0; round < 4; ++round) {
+  auto cache = std::make_shared<BlockCache>(1 << 20);
+  for (int round = 0; round < 8; ++round) {
     const auto& v = round % 2 ? b : a;
-    auto r = std::make_unique<TableReader>(dir_ / (round % 2 ? "b.mtb" : "a.mtb"));
+    auto r = std::make_unique<TableReader>(dir_ / (round % 2 ? "b.mtb" : "a.mtb"),
+                                           round < 4 ? nullptr : cache);
     for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(r->probe(i), v[i]);
   }
 }
