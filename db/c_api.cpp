@@ -92,12 +92,17 @@ const char* mora_last_error(void) {
 }
 
 mora_status mora_open(const char* const* folders, size_t num_folders, mora_db** db) {
+  return mora_open_with_cache(folders, num_folders, mora::Database::kDefaultCacheBytes, db);
+}
+
+mora_status mora_open_with_cache(const char* const* folders, size_t num_folders, size_t cache_bytes,
+                                 mora_db** db) {
   if (!db) return null_argument("db");
   *db = nullptr;
   if (!folders && num_folders) return null_argument("folders");
   if (num_folders == 0) return fail(MORA_ERR_ARGUMENT, "no database folder given");
   return guarded([&] {
-    *db = new mora_db{mora::Database(to_paths(folders, num_folders))};
+    *db = new mora_db{mora::Database(to_paths(folders, num_folders), cache_bytes)};
     return MORA_OK;
   });
 }

@@ -67,6 +67,10 @@ MORA_API const char* mora_last_error(void);
 /* Opens the tables (*.mtb) of `num_folders` folders as one database; *db is set to the new
  * handle on success and to NULL on failure. */
 MORA_API mora_status mora_open(const char* const* folders, size_t num_folders, mora_db** db);
+/* The same with the bound, in bytes, of the decoded blocks kept for all tables together (the
+ * default of mora_open is 64 MiB; 0 keeps none beyond each thread's last two blocks). */
+MORA_API mora_status mora_open_with_cache(const char* const* folders, size_t num_folders,
+                                          size_t cache_bytes, mora_db** db);
 MORA_API void mora_close(mora_db* db); /* NULL is allowed */
 
 /* The rule preset the database was solved with, e.g. "morabaraba"; owned by the handle. */

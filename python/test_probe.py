@@ -72,6 +72,14 @@ class ProbeTest(unittest.TestCase):
     def test_malom(self):
         self.compare("malom")
 
+    def test_without_block_cache(self):
+        folder = os.path.join(DB_ROOT, "morabaraba")
+        positions = random_positions(random.Random(7), 20)
+        with morabaraba.Database([folder]) as cached, \
+                morabaraba.Database([folder], cache_bytes=0) as uncached:
+            for pos in positions:
+                self.assertEqual(as_json(cached.probe(pos)), as_json(uncached.probe(pos)))
+
     def test_errors(self):
         with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as db:
             for bad in ["", "nonsense", "WWW...../.B....B./.....B.. x 0 0 0",

@@ -1,6 +1,7 @@
 #include "tools/options.h"
 
 #include <iostream>
+#include <stdexcept>
 
 namespace mora::tools {
 
@@ -42,7 +43,12 @@ void add_rules_option(po::options_description& options) {
 }
 
 Rules rules_from(const po::variables_map& vm) {
-  return Rules::preset(vm["rules"].as<std::string>());
+  Rules rules = Rules::preset(vm["rules"].as<std::string>());
+  if (rules.needs_history())
+    throw std::invalid_argument("rules '" + rules.name +
+                                "' forbid re-forming a mill depending on the previous move, "
+                                "which positions do not record yet: not supported");
+  return rules;
 }
 
 }  // namespace mora::tools

@@ -70,6 +70,7 @@ def _load() -> ctypes.CDLL:
     handle = ctypes.c_void_p
     for name, args in {
         "mora_open": (folders, c_size, ctypes.POINTER(handle)),
+        "mora_open_with_cache": (folders, c_size, c_size, ctypes.POINTER(handle)),
         "mora_probe": (handle, c_str, ctypes.POINTER(_Result)),
         "mora_probe_wdl": (handle, c_str, ctypes.POINTER(ctypes.c_int)),
         "mora_moves": (handle, c_str, ctypes.POINTER(_Move), c_size, ctypes.POINTER(c_size)),
@@ -112,9 +113,14 @@ def check(folders: Sequence[str]) -> None:
 class Database:
     """The tables of one rule set in one or more folders. Safe to probe from many threads."""
 
-    def __init__(self, folders: Sequence[str]):
+    def __init__(self, folders: Sequence[str], cache_bytes: Optional[int] = None):
+        """`cache_bytes` bounds the decoded blocks kept for all tables (default 64 MiB)."""
         self._handle = ctypes.c_void_p()
-        _call(_lib.mora_open(*_folders(folders), ctypes.byref(self._handle)))
+        if cache_bytes is None:
+            _call(_lib.mora_open(*_folders(folders), ctypes.byref(self._handle)))
+        else:
+            _call(_lib.mora_open_with_cache(*_folders(folders), cache_bytes,
+                                            ctypes.byref(self._handle)))
 
     def close(self) -> None:
         if self._handle:
