@@ -78,17 +78,26 @@ int fixing_symmetries(const Board& board, Bitboard w, Bitboard b) {
 
 // Checks one position against the index: canonical form, round trip, and that every image of
 // the position has the same index.
-void check_position(const SubspaceIndex& ix, Bitboard w, Bitboard b, int image_symmetry) {
+// The canonical form is an image of the position, and the index unindexes to it; `i` gets the
+// index.
+void check_round_trip(const SubspaceIndex& ix, Bitboard w, Bitboard b, std::uint64_t& i) {
   const Board& board = ix.board();
   const CanonicalForm c = ix.canonical(w, b);
   ASSERT_EQ(board.transform(c.symmetry, w), c.mover);
   ASSERT_EQ(board.transform(c.symmetry, b), c.other);
-  const std::uint64_t i = ix.index(w, b);
+  i = ix.index(w, b);
   ASSERT_LT(i, ix.size());
   Bitboard uw = 0, ub = 0;
   ix.unindex(i, uw, ub);
   ASSERT_EQ(uw, c.mover);
   ASSERT_EQ(ub, c.other);
+}
+
+void check_position(const SubspaceIndex& ix, Bitboard w, Bitboard b, int image_symmetry) {
+  const Board& board = ix.board();
+  std::uint64_t i = 0;
+  ASSERT_NO_FATAL_FAILURE(check_round_trip(ix, w, b, i));
+  const CanonicalForm c = ix.canonical(w, b);
   ASSERT_EQ(ix.index(board.transform(image_symmetry, w), board.transform(image_symmetry, b)), i);
   const CanonicalForm cc = ix.canonical(c.mover, c.other);
   ASSERT_EQ(cc.mover, c.mover);
@@ -113,15 +122,8 @@ void check_exhaustively(const Board& board, int m, int o) {
     brute_force_orbits += least;
     // Each position maps to an image of itself; with hits == orbit size below, the index is
     // then constant on orbits.
-    const CanonicalForm c = ix.canonical(w, b);
-    ASSERT_EQ(board.transform(c.symmetry, w), c.mover);
-    ASSERT_EQ(board.transform(c.symmetry, b), c.other);
-    const std::uint64_t i = ix.index(w, b);
-    ASSERT_LT(i, ix.size());
-    Bitboard uw = 0, ub = 0;
-    ix.unindex(i, uw, ub);
-    ASSERT_EQ(uw, c.mover);
-    ASSERT_EQ(ub, c.other);
+    std::uint64_t i = 0;
+    ASSERT_NO_FATAL_FAILURE(check_round_trip(ix, w, b, i));
     ++hits[i];
   });
   EXPECT_EQ(raw, ix.raw_size());
