@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <random>
 #include <thread>
 #include <vector>
@@ -276,24 +277,32 @@ TEST_F(TableTest, FuzzDamage) {
   EXPECT_GT(runs, 10);
 }
 
-TEST_F(TableTest, ConcurrentProbesMatch) {
-  const auto v = make_entries(50'000, true, 13);
-  TableReader r(
-      write_table(dir_ / "t.mtb", make_header(v.size(), true), v, TableTuning{1024, 512, 3, 3}));
+// Runs probe(thread, k, rng) for k < 20,000 on 4 threads at once; returns the mismatches
+// the calls report.
+template <typename Probe>
+int mismatches_on_threads(Probe probe) {
   std::vector<std::thread> threads;
   std::vector<int> mismatches(4, 0);
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
       std::mt19937_64 rng(static_cast<std::uint64_t>(t));
-      for (int k = 0; k < 20'000; ++k) {
-        // Mostly local probes (cache hits) with jumps (misses).
-        const std::uint64_t i = k % 16 == 0 ? rng() % v.size() : (k * 37 + t * 1000) % v.size();
-        mismatches[t] += r.probe(i) != v[i];
-        mismatches[t] += r.probe_wdl(i) != v[i].wdl;
-      }
+      for (int k = 0; k < 20'000; ++k) mismatches[t] += probe(t, k, rng);
     });
   for (auto& th : threads) th.join();
-  for (int m : mismatches) EXPECT_EQ(m, 0);
+  return std::accumulate(mismatches.begin(), mismatches.end(), 0);
+}
+
+TEST_F(TableTest, ConcurrentProbesMatch) {
+  const auto v = make_entries(50'000, true, 13);
+  TableReader r(
+      write_table(dir_ / "t.mtb", make_header(v.size(), true), v, TableTuning{1024, 512, 3, 3}));
+  EXPECT_EQ(mismatches_on_threads([&](int t, int k, std::mt19937_64& rng) {
+              // Mostly local probes (cache hits) with jumps (misses).
+              const std::uint64_t i =
+                  k % 16 == 0 ? rng() % v.size() : (k * 37 + t * 1000) % v.size();
+              return (r.probe(i) != v[i]) + (r.probe_wdl(i) != v[i].wdl);
+            }),
+            0);
 }
 
 // Readers sharing a block cache far smaller than their tables (so blocks are evicted while
@@ -304,19 +313,11 @@ TEST_F(TableTest, SharedCacheMatches) {
   auto cache = std::make_shared<BlockCache>(64 << 10);
   const TableReader ra(write_table(dir_ / "a.mtb", make_header(a.size(), true), a, tuning), cache);
   const TableReader rb(write_table(dir_ / "b.mtb", make_header(b.size(), false), b, tuning), cache);
-  std::vector<std::thread> threads;
-  std::vector<int> mismatches(4, 0);
-  for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] {
-      std::mt19937_64 rng(static_cast<std::uint64_t>(t));
-      for (int k = 0; k < 20'000; ++k) {
-        const std::uint64_t i = rng() % a.size(), j = rng() % b.size();
-        mismatches[t] += ra.probe(i) != a[i];
-        mismatches[t] += rb.probe_wdl(j) != b[j].wdl;
-      }
-    });
-  for (auto& th : threads) th.join();
-  for (int m : mismatches) EXPECT_EQ(m, 0);
+  EXPECT_EQ(mismatches_on_threads([&](int, int, std::mt19937_64& rng) {
+              const std::uint64_t i = rng() % a.size(), j = rng() % b.size();
+              return (ra.probe(i) != a[i]) + (rb.probe_wdl(j) != b[j].wdl);
+            }),
+            0);
   EXPECT_GT(cache->bytes(), 0u);
   EXPECT_LE(cache->bytes(), cache->max_bytes());
 }
