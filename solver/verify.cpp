@@ -34,6 +34,8 @@ class LoadedTables {
     tables_.emplace(s, std::pair{SubspaceIndex(db_.game().board(), s), std::move(entries)});
   }
 
+  const std::vector<Entry>& entries(const Subspace& s) const { return tables_.at(s).second; }
+
   Entry entry(Bitboard mover, Bitboard other) const {
     const auto& [index, entries] =
         tables_.at(Subspace{std::popcount(mover), std::popcount(other), 0, 0});
@@ -131,7 +133,7 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
     tables.load(Subspace{s.other, s.mover, 0, 0});
     for (int shots = 1; shots <= db.rules().shots_per_double_mill; ++shots)
       if (s.other - shots >= 3) tables.load(Subspace{s.other - shots, s.mover, 0, 0});
-    const TableReader* table = db.table(s);
+    const std::vector<Entry>& entries = tables.entries(s);
     const SubspaceIndex index(db.game().board(), s);
     const std::uint64_t n = index.size();
     progress.begin("verify " + s.name(), n);
@@ -139,13 +141,12 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t c = 0; c < chunks; ++c) {
       const std::uint64_t begin = static_cast<std::uint64_t>(c) * kChunk;
-      std::vector<Entry> stored(std::min(kChunk, n - begin));
-      table->read(begin, stored);
-      for (std::uint64_t k = 0; k < stored.size(); ++k) {
+      const std::uint64_t end = std::min(n, begin + kChunk);
+      for (std::uint64_t k = 0; k < end - begin; ++k) {
         Position pos;
         index.unindex(begin + k, pos.cows[kWhite], pos.cows[kBlack]);
         const Expected x = recompute(db.game(), tables, pos);
-        const Entry& e = stored[k];
+        const Entry& e = entries[begin + k];
         std::string problem;
         if (e.wdl != x.wdl || (e.wdl != Wdl::kDraw && e.distance != x.distance))
           problem = "stored " + describe(e.wdl, e.distance) + ", recomputed " +
@@ -162,7 +163,7 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
                                                     to_string(pos) + "): " + problem);
         if (errors.size() > max_listed) errors.erase(std::prev(errors.end()));
       }
-      progress.advance(stored.size());
+      progress.advance(end - begin);
     }
     report.positions += n;
   }
