@@ -56,7 +56,7 @@ constexpr int kNumTableStreams = 4;
 struct TableTuning {
   std::uint32_t value_block_positions = 1u << 12;     // kWdl and kRuleFlag
   std::uint32_t distance_block_positions = 1u << 12;  // kDistance and kPliesToMill
-  int value_level = 19;                               // zstd levels
+  int value_level = 12;                               // zstd levels
   int distance_level = 6;
 };
 

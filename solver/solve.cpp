@@ -158,7 +158,7 @@ UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, S
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
       exits.add(load_exit_table(game, folder / table_file_name(e), e));
-  UnitSolver solver(game, unit, exits, progress);
+  UnitSolver solver(game, unit, exits, progress, folder);
   solver.solve();
   for (int s = 0; s < solver.num_sides(); ++s) {
     const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0};

@@ -1,6 +1,7 @@
 // The 16-bit per-position state of the retrograde passes. While a position is open it holds
-// the number of its distinct in-unit successors not yet known to be wins for the opponent;
-// once decided it holds the value and the distance.
+// the weight of its in-unit successors not yet known to be wins for the opponent (see
+// UnitSolver: every move weighs the number of board symmetries); once decided it holds the
+// value and the distance.
 #pragma once
 
 #include <cstdint>
@@ -15,13 +16,13 @@ constexpr State kTagMask = 0xE000;
 constexpr State kPayloadMask = 0x1FFF;
 constexpr int kMaxDistance = kPayloadMask;
 
-constexpr State kOpen = 0x0000;         // payload: successors left to refute
-constexpr State kOpenNoLoss = 0x0100;   // open, but a drawing exit means it can never lose
+constexpr State kOpen = 0x0000;         // payload: weight of the successors left to refute
 constexpr State kPendingWin = 0x2000;   // won through an exit in `payload` plies, maybe sooner
 constexpr State kPendingLoss = 0x4000;  // lost, in `payload` plies set by an exit
 constexpr State kWin = 0x6000;
 constexpr State kLoss = 0x8000;
 constexpr State kDraw = 0xA000;
+constexpr State kOpenNoLoss = 0xC000;  // open, but a drawing exit means it can never lose
 
 constexpr State tag(State s) {
   return s & kTagMask;
@@ -36,7 +37,7 @@ constexpr bool is_open(State s) {
   return tag(s) == kOpen;
 }
 constexpr bool is_final(State s) {
-  return tag(s) >= kWin;
+  return tag(s) >= kWin && tag(s) <= kDraw;
 }
 
 }  // namespace state

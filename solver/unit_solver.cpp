@@ -5,14 +5,15 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <fstream>
 #include <stdexcept>
 
 namespace mora::solver {
 namespace {
 
 constexpr std::uint64_t kChunk = 1 << 14;
-// Distinct successors or predecessors of one position: at most 12 cows x 21 targets.
-constexpr int kMaxNeighbours = 256;
+// Predecessors of one position: at most 12 cows x 21 points to come from.
+constexpr int kMaxPredecessors = 256;
 
 // The ply-limit part once finished, one byte per position: 0 undecided, 1 + k a win with
 // k plies to the next mill, 128 + k a loss.
@@ -43,92 +44,99 @@ void for_chunks(std::uint64_t n, F&& body) {
   }
 }
 
-// Removes repeated values from v[0..n) (rare: only symmetric configurations produce them) in
-// linear time with a small open-addressing set; the order of first occurrences is kept.
-int remove_repeats(std::uint64_t* v, int n) {
-  constexpr int kSlots = 512;  // > 2 * kMaxNeighbours keeps probe chains short
-  thread_local std::uint64_t keys[kSlots];
-  thread_local std::uint32_t stamps[kSlots];
-  thread_local std::uint32_t stamp = 0;
-  if (++stamp == 0) {  // wrapped: forget every old stamp
-    std::fill(std::begin(stamps), std::end(stamps), 0);
-    stamp = 1;
-  }
-  int kept = 0;
-  for (int i = 0; i < n; ++i) {
-    const std::uint64_t x = v[i];
-    auto slot = static_cast<std::uint32_t>((x * 0x9E3779B97F4A7C15ULL) >> 55);
-    while (stamps[slot] == stamp && keys[slot] != x) slot = (slot + 1) % kSlots;
-    if (stamps[slot] == stamp) continue;
-    stamps[slot] = stamp;
-    keys[slot] = x;
-    v[kept++] = x;
-  }
-  return kept;
-}
-
 }  // namespace
 
 UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits,
-                       Progress& progress)
-    : game_(game), exits_(exits), progress_(progress) {
+                       Progress& progress, std::filesystem::path scratch_folder)
+    : game_(game),
+      exits_(exits),
+      progress_(progress),
+      scratch_folder_(std::move(scratch_folder)),
+      rule_part_(game.rules().ply_limit > 0) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
-  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}});
+  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}});
   if (subspace.mover != subspace.other) {
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
-    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}, {}, {}});
+    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}});
   }
 }
 
+UnitSolver::~UnitSolver() {
+  for (int s = 0; s < num_sides(); ++s) {
+    std::error_code ignored;
+    std::filesystem::remove(rule_file(s), ignored);
+  }
+}
+
+std::filesystem::path UnitSolver::rule_file(int side) const {
+  return scratch_folder_ / (subspace(side).name() + ".ply-limit.tmp");
+}
+
 void UnitSolver::solve() {
-  const bool rule_part = game_.rules().ply_limit > 0;
   std::uint64_t positions = 0;
-  for (int s = 0; s < num_sides(); ++s) {
-    Side& side = sides_[s];
-    positions += side.index.size();
-    side.pure.assign(side.index.size(), state::kOpen);
-    if (rule_part) side.rule.assign(side.index.size(), state::kOpen);
+  for (const Side& side : sides_) positions += side.index.size();
+  peak_bytes_ = positions * sizeof(State);
+  if (rule_part_) {
+    solve_part(Part::kRule);
+    spill_rule_part();
   }
+  solve_part(Part::kPure);
+}
+
+void UnitSolver::solve_part(Part part) {
+  max_pending_ = 0;
+  for (int s = 0; s < num_sides(); ++s) sides_[s].states.assign(size(s), state::kOpen);
   for (int s = 0; s < num_sides(); ++s) {
-    progress_.begin(subspace(s).name() + ": successors", sides_[s].index.size());
-    initialise(s, rule_part);
+    progress_.begin(subspace(s).name() + (part == Part::kPure ? " pure" : " ply-limit") +
+                        " part: moves and exits",
+                    size(s));
+    initialise(part, s);
   }
-  peak_bytes_ = positions * sizeof(State) * (rule_part ? 2 : 1);
-  if (rule_part) {
-    run_layers(Part::kRule);
-    for (Side& side : sides_) {
-      side.rule_done.resize(side.rule.size());
-      std::transform(side.rule.begin(), side.rule.end(), side.rule_done.begin(), encode_rule);
-      side.rule = {};
+  run_layers(part);
+}
+
+void UnitSolver::spill_rule_part() {
+  for (int s = 0; s < num_sides(); ++s) {
+    std::vector<State>& states = sides_[s].states;
+    std::vector<std::uint8_t> bytes(std::min<std::uint64_t>(states.size(), kChunk));
+    std::ofstream out(rule_file(s), std::ios::binary | std::ios::trunc);
+    for (std::uint64_t begin = 0; begin < states.size(); begin += kChunk) {
+      const std::uint64_t end = std::min<std::uint64_t>(states.size(), begin + kChunk);
+      std::transform(states.begin() + static_cast<std::ptrdiff_t>(begin),
+                     states.begin() + static_cast<std::ptrdiff_t>(end), bytes.begin(), encode_rule);
+      out.write(reinterpret_cast<const char*>(bytes.data()),
+                static_cast<std::streamsize>(end - begin));
     }
+    out.close();
+    if (!out) throw std::runtime_error("cannot write the scratch file " + rule_file(s).string());
+    states = {};
   }
-  run_layers(Part::kPure);
 }
 
 void UnitSolver::run_layers(Part part) {
   const char* name = part == Part::kPure ? "pure" : "ply-limit";
   const int cap = part == Part::kPure ? state::kMaxDistance : game_.rules().ply_limit;
-  int& max_pending = max_pending_[static_cast<int>(part)];
   for (int d = 0; d < cap; ++d) {
     std::uint64_t decided = 0;
     for (int s = 0; s < num_sides(); ++s) {
       progress_.begin(subspace(s).name() + " " + name + " part: depth " + std::to_string(d),
-                      sides_[s].index.size());
+                      size(s));
       decided += propagate(part, s, d, cap);
     }
-    if (decided == 0 && d >= max_pending) break;
+    if (decided == 0 && d >= max_pending_) break;
   }
-  if (part == Part::kPure && max_pending >= state::kMaxDistance)
+  if (part == Part::kPure && max_pending_ >= state::kMaxDistance)
     throw std::runtime_error("a distance exceeds the 13-bit state");
-  for (int s = 0; s < num_sides(); ++s)
-    for (State& st : states(part, s))
+  for (Side& side : sides_)
+    for (State& st : side.states)
       if (!state::is_final(st)) st = state::kDraw;
 }
 
-void UnitSolver::score_exits(Bitboard mover, Bitboard other, const MoveList& list,
-                             ExitSummary& pure, ExitSummary* rule) const {
+UnitSolver::ExitSummary UnitSolver::score_exits(Part part, Bitboard mover, Bitboard other,
+                                                const MoveList& list) const {
   const int movers = std::popcount(mover);
-  auto add = [](ExitSummary& summary, int win, int loss) {
+  ExitSummary summary;
+  auto add = [&summary](int win, int loss) {
     if (win >= 0)
       summary.win = summary.win < 0 ? win : std::min(summary.win, win);
     else if (loss >= 0)
@@ -143,70 +151,64 @@ void UnitSolver::score_exits(Bitboard mover, Bitboard other, const MoveList& lis
       if (shot != kNoPoint) left &= ~bit(shot);
     const int survivors = std::popcount(left);
     if (survivors <= 2) {
-      add(pure, 1, -1);
-      if (rule) add(*rule, 1, -1);
+      add(1, -1);
       continue;
     }
     const ExitTable* t = exits_.find(survivors, movers);
     if (!t) throw std::logic_error("exit table missing");
     const std::uint64_t i = t->index.index(left, (mover & ~bit(m.from)) | bit(m.to));
-    const State v = t->pure[i];
-    add(pure, state::tag(v) == state::kLoss ? state::payload(v) + 1 : -1,
-        state::tag(v) == state::kWin ? state::payload(v) + 1 : -1);
-    if (rule)
-      add(*rule, t->rule[i] == RuleClass::kLoss ? 1 : -1, t->rule[i] == RuleClass::kWin ? 1 : -1);
+    if (part == Part::kRule) {
+      add(t->rule[i] == RuleClass::kLoss ? 1 : -1, t->rule[i] == RuleClass::kWin ? 1 : -1);
+    } else {
+      const State v = t->pure[i];
+      add(state::tag(v) == state::kLoss ? state::payload(v) + 1 : -1,
+          state::tag(v) == state::kWin ? state::payload(v) + 1 : -1);
+    }
   }
+  return summary;
 }
 
 UnitSolver::ExitSummary UnitSolver::exits_of(Part part, Bitboard mover, Bitboard other) const {
   MoveList list;
   game_.generate(moving_position(mover, other), list);
-  ExitSummary pure, rule;
-  score_exits(mover, other, list, pure, part == Part::kRule ? &rule : nullptr);
-  return part == Part::kRule ? rule : pure;
+  return score_exits(part, mover, other, list);
 }
 
-State UnitSolver::pending(Part part, State tag, int distance) {
-  std::atomic_ref<int> max_pending(max_pending_[static_cast<int>(part)]);
+State UnitSolver::pending(State tag, int distance) {
+  std::atomic_ref<int> max_pending(max_pending_);
   int seen = max_pending.load();
   while (seen < distance && !max_pending.compare_exchange_weak(seen, distance)) {
   }
   return state::make(tag, distance);
 }
 
-State UnitSolver::initial_state(Part part, int successors, const ExitSummary& e) {
-  if (e.win >= 0) return pending(part, state::kPendingWin, e.win);
+State UnitSolver::initial_state(int weight, const ExitSummary& e) {
+  if (e.win >= 0) return pending(state::kPendingWin, e.win);
   if (e.draw) return state::kOpenNoLoss;
-  if (successors > 0) return static_cast<State>(successors);
-  return pending(part, state::kPendingLoss, std::max(e.loss, 0));  // no move at all: lost now
+  if (weight > 0) return static_cast<State>(weight);
+  return pending(state::kPendingLoss, std::max(e.loss, 0));  // no move at all: lost now
 }
 
-void UnitSolver::initialise(int s, bool rule_part) {
+void UnitSolver::initialise(Part part, int s) {
   Side& side = sides_[s];
-  const Side& next = sides_[partner(s)];
+  const Bitboard full = game_.board().all_points();
   const bool full_board_draw = game_.rules().full_board_draw;
+  const int move_weight = game_.board().num_symmetries();
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
     MoveList list;
-    std::uint64_t children[kMaxNeighbours];
     for (std::uint64_t i = begin; i < end; ++i) {
       Bitboard mover, other;
       side.index.unindex(i, mover, other);
-      game_.generate(moving_position(mover, other), list);
-      int n = 0;
-      for (const Move& m : list)
-        if (m.num_shots() == 0)
-          children[n++] = next.index.index(other, (mover & ~bit(m.from)) | bit(m.to));
-      n = remove_repeats(children, n);
-      if (full_board_draw && (mover | other) == game_.board().all_points()) {
+      if (full_board_draw && (mover | other) == full) {
         // Only 12v12: nobody was shot while placing, and the rules call that a draw.
-        side.pure[i] = state::kDraw;
-        if (rule_part) side.rule[i] = state::kDraw;
+        side.states[i] = state::kDraw;
         continue;
       }
-      ExitSummary pure, rule;
-      score_exits(mover, other, list, pure, rule_part ? &rule : nullptr);
-      side.pure[i] = initial_state(Part::kPure, n, pure);
-      if (rule_part) side.rule[i] = initial_state(Part::kRule, n, rule);
+      game_.generate(moving_position(mover, other), list);
+      const auto quiet =
+          std::count_if(list.begin(), list.end(), [](const Move& m) { return m.num_shots() == 0; });
+      side.states[i] = initial_state(static_cast<int>(quiet) * move_weight,
+                                     score_exits(part, mover, other, list));
     }
     progress_.advance(end - begin);
   });
@@ -214,16 +216,17 @@ void UnitSolver::initialise(int s, bool rule_part) {
 
 std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   Side& side = sides_[s];
-  std::vector<State>& own = states(part, s);
   const Side& prev = sides_[partner(s)];
+  State* const targets = sides_[partner(s)].states.data();
   const Rules& rules = game_.rules();
   const Board& board = game_.board();
+  const int symmetries = board.num_symmetries();
   std::atomic<std::uint64_t> decided{0};
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-    std::uint64_t preds[kMaxNeighbours];
+    std::uint64_t preds[kMaxPredecessors];
     std::uint64_t local = 0;
     for (std::uint64_t i = begin; i < end; ++i) {
-      std::atomic_ref<State> cell(own[i]);
+      std::atomic_ref<State> cell(side.states[i]);
       State st = cell.load(std::memory_order_relaxed);
       // Only this thread changes a position pending at d during layer d: predecessor
       // updates touch open positions and wins pending beyond d + 1.
@@ -250,16 +253,19 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         if (board.forms_mill(other, to)) continue;
         const Bitboard rest = other & ~bit(to);
         for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;
-             froms &= froms - 1)
-          preds[n++] = prev.index.index(rest | bit(std::countr_zero(froms)), mover);
+             froms &= froms - 1) {
+          const std::uint64_t j = prev.index.index(rest | bit(std::countr_zero(froms)), mover);
+          __builtin_prefetch(targets + j, 1);
+          preds[n++] = j;
+        }
       }
-      n = remove_repeats(preds, n);
-      const bool won = state::tag(st) == state::kWin;
-      for (int k = 0; k < n; ++k) {
-        if (won)
-          refute_predecessor(part, partner(s), preds[k], d);
-        else
-          win_predecessor(part, partner(s), preds[k], d);
+      if (state::tag(st) == state::kLoss) {
+        for (int k = 0; k < n; ++k) win_predecessor(partner(s), preds[k], d);
+      } else {
+        const int orbit = side.index.orbit_size(i);
+        for (int k = 0; k < n; ++k)
+          refute_predecessor(part, partner(s), preds[k], d,
+                             orbit * (symmetries / prev.index.orbit_size(preds[k])));
       }
     }
     decided.fetch_add(local, std::memory_order_relaxed);
@@ -268,29 +274,31 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   return decided.load();
 }
 
-void UnitSolver::win_predecessor(Part part, int s, std::uint64_t i, int d) {
-  std::atomic_ref<State> cell(states(part, s)[i]);
+void UnitSolver::win_predecessor(int s, std::uint64_t i, int d) {
+  std::atomic_ref<State> cell(sides_[s].states[i]);
   const State win = state::make(state::kWin, d + 1);
   State st = cell.load(std::memory_order_relaxed);
-  while (state::is_open(st) ||
+  while (state::is_open(st) || st == state::kOpenNoLoss ||
          (state::tag(st) == state::kPendingWin && state::payload(st) > d + 1)) {
     if (cell.compare_exchange_weak(st, win, std::memory_order_relaxed)) return;
   }
 }
 
-void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d) {
-  std::atomic_ref<State> cell(states(part, s)[i]);
+void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, int weight) {
+  std::atomic_ref<State> cell(sides_[s].states[i]);
   State st = cell.load(std::memory_order_relaxed);
-  while (state::is_open(st) && !(st & state::kOpenNoLoss)) {
+  while (state::is_open(st)) {
     State next;
-    if (st > 1) {
-      next = static_cast<State>(st - 1);
+    if (st > weight) {
+      next = static_cast<State>(st - weight);
+    } else if (part == Part::kRule) {
+      next = state::make(state::kLoss, d + 1);  // every exit counts one ply
     } else {
       // The last successor is refuted: lost, as late as the slowest exit allows.
       Bitboard mover, other;
       sides_[s].index.unindex(i, mover, other);
       const int distance = std::max(d + 1, exits_of(part, mover, other).loss);
-      next = distance > d + 1 ? pending(part, state::kPendingLoss, distance)
+      next = distance > d + 1 ? pending(state::kPendingLoss, distance)
                               : state::make(state::kLoss, distance);
     }
     if (cell.compare_exchange_weak(st, next, std::memory_order_relaxed)) return;
@@ -298,38 +306,45 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d) {
 }
 
 void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& sink) const {
-  const Side& side = sides_[s];
-  const std::vector<State>& pure = side.pure;
-  std::vector<Entry> chunk;
-  chunk.reserve(kChunk);
-  for (std::uint64_t i = 0; i < pure.size(); ++i) {
-    const State st = pure[i];
-    Entry e;
-    e.wdl = state::tag(st) == state::kWin    ? Wdl::kWin
-            : state::tag(st) == state::kLoss ? Wdl::kLoss
-                                             : Wdl::kDraw;
-    e.distance = e.wdl == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(state::payload(st));
-    if (!side.rule_done.empty()) {
-      const std::uint8_t r = side.rule_done[i];
-      if (r >= kRuleLossBase) {
-        e.rule = RuleWdl::kLoss;
-        e.plies_to_mill = static_cast<std::uint8_t>(r - kRuleLossBase);
-      } else if (r >= kRuleWinBase) {
-        e.rule = RuleWdl::kWin;
-        e.plies_to_mill = static_cast<std::uint8_t>(r - kRuleWinBase);
-      } else {
-        e.rule = e.wdl == Wdl::kWin    ? RuleWdl::kCursedWin
-                 : e.wdl == Wdl::kLoss ? RuleWdl::kBlessedLoss
-                                       : RuleWdl::kDraw;
-      }
-    }
-    chunk.push_back(e);
-    if (chunk.size() == kChunk) {
-      sink(chunk);
-      chunk.clear();
-    }
+  const std::vector<State>& pure = sides_[s].states;
+  std::ifstream rule_in;
+  if (rule_part_) {
+    rule_in.open(rule_file(s), std::ios::binary);
+    if (!rule_in) throw std::runtime_error("cannot read the scratch file " + rule_file(s).string());
   }
-  if (!chunk.empty()) sink(chunk);
+  std::vector<Entry> chunk;
+  std::vector<std::uint8_t> rule(kChunk);
+  for (std::uint64_t begin = 0; begin < pure.size(); begin += kChunk) {
+    const std::uint64_t end = std::min<std::uint64_t>(pure.size(), begin + kChunk);
+    if (rule_part_ && !rule_in.read(reinterpret_cast<char*>(rule.data()),
+                                    static_cast<std::streamsize>(end - begin)))
+      throw std::runtime_error("the scratch file " + rule_file(s).string() + " is short");
+    chunk.clear();
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const State st = pure[i];
+      Entry e;
+      e.wdl = state::tag(st) == state::kWin    ? Wdl::kWin
+              : state::tag(st) == state::kLoss ? Wdl::kLoss
+                                               : Wdl::kDraw;
+      e.distance = e.wdl == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(state::payload(st));
+      if (rule_part_) {
+        const std::uint8_t r = rule[i - begin];
+        if (r >= kRuleLossBase) {
+          e.rule = RuleWdl::kLoss;
+          e.plies_to_mill = static_cast<std::uint8_t>(r - kRuleLossBase);
+        } else if (r >= kRuleWinBase) {
+          e.rule = RuleWdl::kWin;
+          e.plies_to_mill = static_cast<std::uint8_t>(r - kRuleWinBase);
+        } else {
+          e.rule = e.wdl == Wdl::kWin    ? RuleWdl::kCursedWin
+                   : e.wdl == Wdl::kLoss ? RuleWdl::kBlessedLoss
+                                         : RuleWdl::kDraw;
+        }
+      }
+      chunk.push_back(e);
+    }
+    sink(chunk);
+  }
 }
 
 }  // namespace mora::solver

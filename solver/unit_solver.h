@@ -5,8 +5,19 @@
 // or win their predecessors, found by unmove generation. The pure part scores exits with their
 // distances; the ply-limit part scores every exit as one ply and stops at the limit, so its
 // distance is the number of plies to the next mill (like chess's distance-to-zeroing).
+//
+// The parts run one after the other with 2 bytes of state per position; the finished
+// ply-limit part waits in a scratch file (1 byte per position) while the pure part runs.
+//
+// Open positions count their successors by weight rather than by identity, so that no
+// successor's index is needed to set up the count: with G board symmetries, every move of a
+// position P weighs G, and an unmove from a decided canonical position C to a raw position in
+// the orbit of P weighs |orbit(C)| * |stabiliser(P)|. Counting the moves between the two orbits
+// from either end shows that the unmoves from C take exactly the weight of P's moves into C's
+// orbit, whatever the symmetries of P and C.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <span>
 #include <vector>
@@ -23,8 +34,13 @@ namespace mora::solver {
 class UnitSolver {
  public:
   // Solves the unit of `subspace` (a moving-phase subspace); `exits` must hold every table
-  // that a mill of either side leads to.
-  UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits, Progress& progress);
+  // that a mill of either side leads to. The scratch file of the ply-limit part goes to
+  // `scratch_folder`.
+  UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits, Progress& progress,
+             std::filesystem::path scratch_folder);
+  ~UnitSolver();
+  UnitSolver(const UnitSolver&) = delete;
+  UnitSolver& operator=(const UnitSolver&) = delete;
 
   void solve();
 
@@ -40,9 +56,7 @@ class UnitSolver {
   enum class Part { kPure, kRule };
   struct Side {
     SubspaceIndex index;
-    std::vector<State> pure;
-    std::vector<State> rule;              // while the ply-limit part is solved
-    std::vector<std::uint8_t> rule_done;  // the finished ply-limit part, see encode_rule()
+    std::vector<State> states;  // of the part being solved; the pure part once solve() is done
   };
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
@@ -50,33 +64,32 @@ class UnitSolver {
     bool draw = false;
   };
 
-  std::vector<State>& states(Part part, int side) {
-    return part == Part::kPure ? sides_[side].pure : sides_[side].rule;
-  }
-  // Counts the in-unit successors once and scores the exits for both parts.
-  void initialise(int side, bool rule_part);
+  void solve_part(Part part);
+  // Weighs the in-unit moves and scores the exits of every position of `side`.
+  void initialise(Part part, int side);
   void run_layers(Part part);
   // Processes every position of `side` decided at exactly `d`; returns how many it decided
   // (pending ones included).
   std::uint64_t propagate(Part part, int side, int d, int cap);
   // Scores the mills among `list`, the moves of the position (mover, other).
-  // Scores the mills among `list`, the moves of the position (mover, other), for the pure
-  // part and, when `rule` is given, for the ply-limit part.
-  void score_exits(Bitboard mover, Bitboard other, const MoveList& list, ExitSummary& pure,
-                   ExitSummary* rule) const;
+  ExitSummary score_exits(Part part, Bitboard mover, Bitboard other, const MoveList& list) const;
   ExitSummary exits_of(Part part, Bitboard mover, Bitboard other) const;
-  State initial_state(Part part, int successors, const ExitSummary& exits);
+  State initial_state(int weight, const ExitSummary& exits);
   // A pending state, remembering that the layers must run until `distance`.
-  State pending(Part part, State tag, int distance);
-  void win_predecessor(Part part, int side, std::uint64_t i, int d);
-  void refute_predecessor(Part part, int side, std::uint64_t i, int d);
+  State pending(State tag, int distance);
+  void win_predecessor(int side, std::uint64_t i, int d);
+  void refute_predecessor(Part part, int side, std::uint64_t i, int d, int weight);
   int partner(int side) const { return num_sides() == 1 ? 0 : 1 - side; }
+  std::filesystem::path rule_file(int side) const;
+  void spill_rule_part();
 
   const Game& game_;
   const ExitTables& exits_;
   Progress& progress_;
+  std::filesystem::path scratch_folder_;
   std::vector<Side> sides_;
-  int max_pending_[2] = {0, 0};  // by Part: the latest distance a pending state waits for
+  bool rule_part_ = false;
+  int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   std::uint64_t peak_bytes_ = 0;
 };
 
