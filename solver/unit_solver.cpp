@@ -54,10 +54,21 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
       scratch_folder_(std::move(scratch_folder)),
       rule_part_(game.rules().ply_limit > 0) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
-  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}});
+  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}});
   if (subspace.mover != subspace.other) {
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
-    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}});
+    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}, {}, {}});
+  }
+  for (Side& side : sides_) {
+    const Subspace sub = side.index.subspace();
+    for (int shots = 1; shots <= game.rules().shots_per_double_mill; ++shots) {
+      const int survivors = sub.other - shots;
+      if (survivors <= 2) continue;
+      side.exit_by_survivors[survivors] = exits.find(survivors, sub.mover);
+      if (!side.exit_by_survivors[survivors])
+        throw std::logic_error("the exit table " + Subspace{survivors, sub.mover}.name() +
+                               " is not loaded");
+    }
   }
 }
 
@@ -75,7 +86,7 @@ std::filesystem::path UnitSolver::rule_file(int side) const {
 void UnitSolver::solve() {
   std::uint64_t positions = 0;
   for (const Side& side : sides_) positions += side.index.size();
-  peak_bytes_ = positions * sizeof(State);
+  peak_bytes_ = positions * sizeof(State) + (positions / 64 + num_sides()) * sizeof(std::uint64_t);
   if (rule_part_) {
     solve_part(Part::kRule);
     spill_rule_part();
@@ -85,7 +96,10 @@ void UnitSolver::solve() {
 
 void UnitSolver::solve_part(Part part) {
   max_pending_ = 0;
-  for (int s = 0; s < num_sides(); ++s) sides_[s].states.assign(size(s), state::kOpen);
+  for (Side& side : sides_) {
+    side.states.assign(side.index.size(), state::kOpen);
+    side.layer_marks.assign((side.index.size() + 63) / 64, 0);
+  }
   for (int s = 0; s < num_sides(); ++s) {
     progress_.begin(subspace(s).name() + (part == Part::kPure ? " pure" : " ply-limit") +
                         " part: moves and exits",
@@ -113,6 +127,11 @@ void UnitSolver::spill_rule_part() {
   }
 }
 
+void UnitSolver::mark(Side& side, std::uint64_t i, int d) {
+  std::atomic_ref<std::uint64_t>(side.layer_marks[i / 64])
+      .fetch_or(std::uint64_t{1} << (d % 64), std::memory_order_relaxed);
+}
+
 void UnitSolver::run_layers(Part part) {
   const char* name = part == Part::kPure ? "pure" : "ply-limit";
   const int cap = part == Part::kPure ? state::kMaxDistance : game_.rules().ply_limit;
@@ -132,9 +151,8 @@ void UnitSolver::run_layers(Part part) {
       if (!state::is_final(st)) st = state::kDraw;
 }
 
-UnitSolver::ExitSummary UnitSolver::score_exits(Part part, Bitboard mover, Bitboard other,
-                                                const MoveList& list) const {
-  const int movers = std::popcount(mover);
+UnitSolver::ExitSummary UnitSolver::score_exits(Part part, const Side& side, Bitboard mover,
+                                                Bitboard other, const MoveList& list) const {
   ExitSummary summary;
   auto add = [&summary](int win, int loss) {
     if (win >= 0)
@@ -144,34 +162,54 @@ UnitSolver::ExitSummary UnitSolver::score_exits(Part part, Bitboard mover, Bitbo
     else
       summary.draw = true;
   };
+  // The exit values are scattered over tables larger than the caches: a batch of lookups is
+  // prefetched before the first is read, so that their misses overlap.
+  constexpr int kBatch = 32;
+  struct Lookup {
+    const ExitTable* table;
+    std::uint64_t index;
+  } batch[kBatch];
+  int n = 0;
+  auto score_batch = [&] {
+    for (int k = 0; k < n; ++k) {
+      const auto [t, i] = batch[k];
+      if (part == Part::kRule) {
+        add(t->rule[i] == RuleClass::kLoss ? 1 : -1, t->rule[i] == RuleClass::kWin ? 1 : -1);
+      } else {
+        const State v = t->pure[i];
+        add(state::tag(v) == state::kLoss ? state::payload(v) + 1 : -1,
+            state::tag(v) == state::kWin ? state::payload(v) + 1 : -1);
+      }
+    }
+    n = 0;
+  };
   for (const Move& m : list) {
     if (m.num_shots() == 0) continue;
     Bitboard left = other;
     for (auto shot : m.shots)
       if (shot != kNoPoint) left &= ~bit(shot);
-    const int survivors = std::popcount(left);
-    if (survivors <= 2) {
+    const ExitTable* t = side.exit_by_survivors[std::popcount(left)];
+    if (!t) {  // down to two cows
       add(1, -1);
       continue;
     }
-    const ExitTable* t = exits_.find(survivors, movers);
-    if (!t) throw std::logic_error("exit table missing");
     const std::uint64_t i = t->index.index(left, (mover & ~bit(m.from)) | bit(m.to));
-    if (part == Part::kRule) {
-      add(t->rule[i] == RuleClass::kLoss ? 1 : -1, t->rule[i] == RuleClass::kWin ? 1 : -1);
-    } else {
-      const State v = t->pure[i];
-      add(state::tag(v) == state::kLoss ? state::payload(v) + 1 : -1,
-          state::tag(v) == state::kWin ? state::payload(v) + 1 : -1);
-    }
+    if (part == Part::kRule)
+      __builtin_prefetch(t->rule.data() + i);
+    else
+      __builtin_prefetch(t->pure.data() + i);
+    batch[n++] = {t, i};
+    if (n == kBatch) score_batch();
   }
+  score_batch();
   return summary;
 }
 
-UnitSolver::ExitSummary UnitSolver::exits_of(Part part, Bitboard mover, Bitboard other) const {
+UnitSolver::ExitSummary UnitSolver::exits_of(Part part, const Side& side, Bitboard mover,
+                                             Bitboard other) const {
   MoveList list;
   game_.generate(moving_position(mover, other), list);
-  return score_exits(part, mover, other, list);
+  return score_exits(part, side, mover, other, list);
 }
 
 State UnitSolver::pending(State tag, int distance) {
@@ -207,8 +245,10 @@ void UnitSolver::initialise(Part part, int s) {
       game_.generate(moving_position(mover, other), list);
       const auto quiet =
           std::count_if(list.begin(), list.end(), [](const Move& m) { return m.num_shots() == 0; });
-      side.states[i] = initial_state(static_cast<int>(quiet) * move_weight,
-                                     score_exits(part, mover, other, list));
+      const State st = initial_state(static_cast<int>(quiet) * move_weight,
+                                     score_exits(part, side, mover, other, list));
+      side.states[i] = st;
+      if (!state::is_open(st) && st != state::kOpenNoLoss) mark(side, i, state::payload(st));
     }
     progress_.advance(end - begin);
   });
@@ -225,47 +265,53 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
     std::uint64_t preds[kMaxPredecessors];
     std::uint64_t local = 0;
-    for (std::uint64_t i = begin; i < end; ++i) {
-      std::atomic_ref<State> cell(side.states[i]);
-      State st = cell.load(std::memory_order_relaxed);
-      // Only this thread changes a position pending at d during layer d: predecessor
-      // updates touch open positions and wins pending beyond d + 1.
-      if (st == state::make(state::kPendingWin, d)) {
-        st = state::make(state::kWin, d);
-        cell.store(st, std::memory_order_relaxed);
-      } else if (st == state::make(state::kPendingLoss, d)) {
-        st = state::make(state::kLoss, d);
-        cell.store(st, std::memory_order_relaxed);
-      } else if (st != state::make(state::kWin, d) && st != state::make(state::kLoss, d)) {
+    const std::uint64_t layer_bit = std::uint64_t{1} << (d % 64);
+    for (std::uint64_t block = begin; block < end; block += 64) {
+      if (!(std::atomic_ref(side.layer_marks[block / 64]).load(std::memory_order_relaxed) &
+            layer_bit))
         continue;
-      }
-      ++local;
-      if (d + 1 > cap) continue;
-      // Unmoves: the side that just moved is `other`; it moved a cow to `to` from `from`
-      // without forming a mill.
-      Bitboard mover, other;
-      side.index.unindex(i, mover, other);
-      const Bitboard empty = board.all_points() & ~(mover | other);
-      const bool flew = rules.flying_at != 0 && std::popcount(other) == rules.flying_at;
-      int n = 0;
-      for (Bitboard tos = other; tos; tos &= tos - 1) {
-        const Point to = std::countr_zero(tos);
-        if (board.forms_mill(other, to)) continue;
-        const Bitboard rest = other & ~bit(to);
-        for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;
-             froms &= froms - 1) {
-          const std::uint64_t j = prev.index.index(rest | bit(std::countr_zero(froms)), mover);
-          __builtin_prefetch(targets + j, 1);
-          preds[n++] = j;
+      for (std::uint64_t i = block; i < std::min(end, block + 64); ++i) {
+        std::atomic_ref<State> cell(side.states[i]);
+        State st = cell.load(std::memory_order_relaxed);
+        // Only this thread changes a position pending at d during layer d: predecessor
+        // updates touch open positions and wins pending beyond d + 1.
+        if (st == state::make(state::kPendingWin, d)) {
+          st = state::make(state::kWin, d);
+          cell.store(st, std::memory_order_relaxed);
+        } else if (st == state::make(state::kPendingLoss, d)) {
+          st = state::make(state::kLoss, d);
+          cell.store(st, std::memory_order_relaxed);
+        } else if (st != state::make(state::kWin, d) && st != state::make(state::kLoss, d)) {
+          continue;
         }
-      }
-      if (state::tag(st) == state::kLoss) {
-        for (int k = 0; k < n; ++k) win_predecessor(partner(s), preds[k], d);
-      } else {
-        const int orbit = side.index.orbit_size(i);
-        for (int k = 0; k < n; ++k)
-          refute_predecessor(part, partner(s), preds[k], d,
-                             orbit * (symmetries / prev.index.orbit_size(preds[k])));
+        ++local;
+        if (d + 1 > cap) continue;
+        // Unmoves: the side that just moved is `other`; it moved a cow to `to` from `from`
+        // without forming a mill.
+        Bitboard mover, other;
+        side.index.unindex(i, mover, other);
+        const Bitboard empty = board.all_points() & ~(mover | other);
+        const bool flew = rules.flying_at != 0 && std::popcount(other) == rules.flying_at;
+        int n = 0;
+        for (Bitboard tos = other; tos; tos &= tos - 1) {
+          const Point to = std::countr_zero(tos);
+          if (board.forms_mill(other, to)) continue;
+          const Bitboard rest = other & ~bit(to);
+          for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;
+               froms &= froms - 1) {
+            const std::uint64_t j = prev.index.index(rest | bit(std::countr_zero(froms)), mover);
+            __builtin_prefetch(targets + j, 1);
+            preds[n++] = j;
+          }
+        }
+        if (state::tag(st) == state::kLoss) {
+          for (int k = 0; k < n; ++k) win_predecessor(partner(s), preds[k], d);
+        } else {
+          const int orbit = side.index.orbit_size(i);
+          for (int k = 0; k < n; ++k)
+            refute_predecessor(part, partner(s), preds[k], d,
+                               orbit * (symmetries / prev.index.orbit_size(preds[k])));
+        }
       }
     }
     decided.fetch_add(local, std::memory_order_relaxed);
@@ -280,7 +326,10 @@ void UnitSolver::win_predecessor(int s, std::uint64_t i, int d) {
   State st = cell.load(std::memory_order_relaxed);
   while (state::is_open(st) || st == state::kOpenNoLoss ||
          (state::tag(st) == state::kPendingWin && state::payload(st) > d + 1)) {
-    if (cell.compare_exchange_weak(st, win, std::memory_order_relaxed)) return;
+    if (cell.compare_exchange_weak(st, win, std::memory_order_relaxed)) {
+      mark(sides_[s], i, d + 1);
+      return;
+    }
   }
 }
 
@@ -297,11 +346,14 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, in
       // The last successor is refuted: lost, as late as the slowest exit allows.
       Bitboard mover, other;
       sides_[s].index.unindex(i, mover, other);
-      const int distance = std::max(d + 1, exits_of(part, mover, other).loss);
+      const int distance = std::max(d + 1, exits_of(part, sides_[s], mover, other).loss);
       next = distance > d + 1 ? pending(state::kPendingLoss, distance)
                               : state::make(state::kLoss, distance);
     }
-    if (cell.compare_exchange_weak(st, next, std::memory_order_relaxed)) return;
+    if (cell.compare_exchange_weak(st, next, std::memory_order_relaxed)) {
+      if (!state::is_open(next)) mark(sides_[s], i, state::payload(next));
+      return;
+    }
   }
 }
 

@@ -17,6 +17,7 @@
 // orbit, whatever the symmetries of P and C.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <span>
@@ -57,6 +58,12 @@ class UnitSolver {
   struct Side {
     SubspaceIndex index;
     std::vector<State> states;  // of the part being solved; the pure part once solve() is done
+    // Bit d % 64 of word i / 64: position i may have a state to process at layer d, so that
+    // a layer skips the words without its bit instead of reading every state.
+    std::vector<std::uint64_t> layer_marks;
+    // By the number of the other side's cows left after a mill: the table the mill leads to
+    // (nullptr when the game ends there instead).
+    std::array<const ExitTable*, kMaxPoints + 1> exit_by_survivors{};
   };
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
@@ -71,10 +78,13 @@ class UnitSolver {
   // Processes every position of `side` decided at exactly `d`; returns how many it decided
   // (pending ones included).
   std::uint64_t propagate(Part part, int side, int d, int cap);
-  // Scores the mills among `list`, the moves of the position (mover, other).
-  ExitSummary score_exits(Part part, Bitboard mover, Bitboard other, const MoveList& list) const;
-  ExitSummary exits_of(Part part, Bitboard mover, Bitboard other) const;
+  // Scores the mills among `list`, the moves of the position (mover, other) of `side`.
+  ExitSummary score_exits(Part part, const Side& side, Bitboard mover, Bitboard other,
+                          const MoveList& list) const;
+  ExitSummary exits_of(Part part, const Side& side, Bitboard mover, Bitboard other) const;
   State initial_state(int weight, const ExitSummary& exits);
+  // Notes that position i of `side` now holds a state to process at layer d.
+  static void mark(Side& side, std::uint64_t i, int d);
   // A pending state, remembering that the layers must run until `distance`.
   State pending(State tag, int distance);
   void win_predecessor(int side, std::uint64_t i, int d);
