@@ -32,64 +32,16 @@ bool Game::ply_counts(const Position& pos) const {
   return true;
 }
 
-// Shots are taken one at a time, each under the protection rule as the board then stands;
-// the game ends as soon as the opponent is down to two cows.
-void Game::add_shots(const Position& pos, Move move, int shots, MoveList& list) const {
-  const Color them = opposite(pos.side_to_move);
-  const Bitboard theirs = pos.cows[them];
-  if (!theirs) {  // nothing to shoot
-    list.push_back(move);
-    return;
-  }
-  if (!rules_.shot_mandatory) list.push_back(move);
-  const int their_total = pos.total(them);
-  std::array<Bitboard, kMaxPoints> paired{};  // paired[a] has bit b: pair {a, b} generated
-  for (Bitboard first = shootable(theirs); first; first &= first - 1) {
-    const Point a = std::countr_zero(first);
-    const Bitboard after = theirs & ~bit(a);
-    if (shots == 1 || their_total - 1 <= 2 || !after) {
-      Move m = move;
-      m.shots = {point8(a), kNoPoint};
-      list.push_back(m);
-      continue;
-    }
-    for (Bitboard second = shootable(after); second; second &= second - 1) {
-      const Point b = std::countr_zero(second);
-      const Point lo = std::min(a, b), hi = std::max(a, b);
-      if (paired[lo] & bit(hi)) continue;
-      paired[lo] |= bit(hi);
-      Move m = move;
-      m.shots = {point8(lo), point8(hi)};
-      list.push_back(m);
-    }
-  }
-}
-
 void Game::generate(const Position& pos, MoveList& list) const {
   list.clear();
-  const Color us = pos.side_to_move;
-  if (pos.total(us) <= 2) return;
-  const Bitboard empty = board_->all_points() & ~pos.occupied();
-  const Bitboard ours = pos.cows[us];
-  auto emit = [&](Point from, Point to) {
-    const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
-    const int mills = board_->mills_formed(after, to);
+  for_each_ply(pos, [&](Point from, Point to, Bitboard shots) {
     Move m{point8(from), point8(to), {kNoPoint, kNoPoint}};
-    if (mills == 0)
-      list.push_back(m);
-    else
-      add_shots(pos, m, mills >= 2 ? rules_.shots_per_double_mill : 1, list);
-  };
-  if (pos.in_hand[us] > 0) {
-    for (Bitboard to = empty; to; to &= to - 1) emit(kNoPoint, std::countr_zero(to));
-  } else if (pos.in_hand[opposite(us)] == 0) {
-    const bool flying = flies(pos, us);
-    for (Bitboard from = ours; from; from &= from - 1) {
-      const Point f = std::countr_zero(from);
-      for (Bitboard to = flying ? empty : board_->neighbours(f) & empty; to; to &= to - 1)
-        emit(f, std::countr_zero(to));
+    if (shots) {
+      m.shots[0] = point8(std::countr_zero(shots));
+      if (std::popcount(shots) == 2) m.shots[1] = point8(31 - std::countl_zero(shots));
     }
-  }
+    list.push_back(m);
+  });
   if (list.empty() && !rules_.blocked_player_loses && pos.occupied() != board_->all_points())
     list.push_back(Move{});
 }

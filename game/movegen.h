@@ -63,6 +63,11 @@ class Game {
   // All plies of the side to move (empty when the game is over by cows or the full board;
   // a single pass where a blocked player passes). The ply-limit rule is not applied here.
   void generate(const Position& pos, MoveList& list) const;
+  // The plies of generate() but the pass, as f(from, to, shots): `from` is kNoPoint for a
+  // placement, `shots` the set of the opponent's cows shot (empty when no mill is formed).
+  // For hot loops that need no Move list.
+  template <typename F>
+  void for_each_ply(const Position& pos, F&& f) const;
   Position make(const Position& pos, const Move& move) const;
 
   // Whether the game has ended at `pos`, from the side to move. With `apply_ply_limit` false
@@ -78,12 +83,70 @@ class Game {
   bool ply_counts(const Position& pos) const;
 
  private:
-  void add_shots(const Position& pos, Move move, int shots, MoveList& list) const;
+  // Calls f(shot set) for every choice of `shots` shots at the opponent of pos's side to move.
+  template <typename F>
+  void for_each_shot(const Position& pos, int shots, F&& f) const;
 
   Rules rules_;
   const Board* board_;
 };
 
 std::uint64_t perft(const Game& game, const Position& pos, int depth);
+
+// Shots are taken one at a time, each under the protection rule as the board then stands;
+// the game ends as soon as the opponent is down to two cows.
+template <typename F>
+void Game::for_each_shot(const Position& pos, int shots, F&& f) const {
+  const Color them = opposite(pos.side_to_move);
+  const Bitboard theirs = pos.cows[them];
+  if (!theirs) {  // nothing to shoot
+    f(Bitboard{0});
+    return;
+  }
+  if (!rules_.shot_mandatory) f(Bitboard{0});
+  const int their_total = pos.total(them);
+  for (Bitboard first = shootable(theirs); first; first &= first - 1) {
+    const Point a = std::countr_zero(first);
+    const Bitboard after = theirs & ~bit(a);
+    if (shots == 1 || their_total - 1 <= 2 || !after) {
+      f(bit(a));
+      continue;
+    }
+    // A pair can be reached in either order; it is one ply, given when its first shot is the
+    // lower point, or when the lower point could not have been shot first.
+    for (Bitboard second = shootable(after); second; second &= second - 1) {
+      const Point b = std::countr_zero(second);
+      if (b < a && (shootable(theirs) & bit(b)) && (shootable(theirs & ~bit(b)) & bit(a))) continue;
+      f(bit(a) | bit(b));
+    }
+  }
+}
+
+template <typename F>
+void Game::for_each_ply(const Position& pos, F&& f) const {
+  const Color us = pos.side_to_move;
+  if (pos.total(us) <= 2) return;
+  const Bitboard empty = board_->all_points() & ~pos.occupied();
+  const Bitboard ours = pos.cows[us];
+  auto emit = [&](Point from, Point to) {
+    const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
+    const int mills = board_->mills_formed(after, to);
+    if (mills == 0)
+      f(from, to, Bitboard{0});
+    else
+      for_each_shot(pos, mills >= 2 ? rules_.shots_per_double_mill : 1,
+                    [&](Bitboard shots) { f(from, to, shots); });
+  };
+  if (pos.in_hand[us] > 0) {
+    for (Bitboard to = empty; to; to &= to - 1) emit(kNoPoint, std::countr_zero(to));
+  } else if (pos.in_hand[opposite(us)] == 0) {
+    const bool flying = flies(pos, us);
+    for (Bitboard from = ours; from; from &= from - 1) {
+      const Point f = std::countr_zero(from);
+      for (Bitboard to = flying ? empty : board_->neighbours(f) & empty; to; to &= to - 1)
+        emit(f, std::countr_zero(to));
+    }
+  }
+}
 
 }  // namespace mora

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "indexing/indexer.h"
+#include "solver/huge_pages.h"
 #include "solver/state.h"
 
 namespace mora::solver {
@@ -17,8 +18,8 @@ enum class RuleClass : std::uint8_t { kDraw = 0, kWin = 1, kLoss = 2 };
 
 struct ExitTable {
   SubspaceIndex index;
-  std::vector<State> pure;      // kWin|d, kLoss|d or kDraw, for its side to move
-  std::vector<RuleClass> rule;  // empty for rules without a ply limit
+  HugePageVector<State> pure;      // kWin|d, kLoss|d or kDraw, for its side to move
+  HugePageVector<RuleClass> rule;  // empty for rules without a ply limit
 };
 
 class ExitTables {

@@ -111,7 +111,7 @@ void UnitSolver::solve_part(Part part) {
 
 void UnitSolver::spill_rule_part() {
   for (int s = 0; s < num_sides(); ++s) {
-    std::vector<State>& states = sides_[s].states;
+    auto& states = sides_[s].states;
     std::vector<std::uint8_t> bytes(std::min<std::uint64_t>(states.size(), kChunk));
     std::ofstream out(rule_file(s), std::ios::binary | std::ios::trunc);
     for (std::uint64_t begin = 0; begin < states.size(); begin += kChunk) {
@@ -151,9 +151,10 @@ void UnitSolver::run_layers(Part part) {
       if (!state::is_final(st)) st = state::kDraw;
 }
 
-UnitSolver::ExitSummary UnitSolver::score_exits(Part part, const Side& side, Bitboard mover,
-                                                Bitboard other, const MoveList& list) const {
-  ExitSummary summary;
+UnitSolver::Scan UnitSolver::scan(Part part, const Side& side, Bitboard mover,
+                                  Bitboard other) const {
+  Scan result;
+  ExitSummary& summary = result.exits;
   auto add = [&summary](int win, int loss) {
     if (win >= 0)
       summary.win = summary.win < 0 ? win : std::min(summary.win, win);
@@ -183,33 +184,27 @@ UnitSolver::ExitSummary UnitSolver::score_exits(Part part, const Side& side, Bit
     }
     n = 0;
   };
-  for (const Move& m : list) {
-    if (m.num_shots() == 0) continue;
-    Bitboard left = other;
-    for (auto shot : m.shots)
-      if (shot != kNoPoint) left &= ~bit(shot);
+  game_.for_each_ply(moving_position(mover, other), [&](Point from, Point to, Bitboard shots) {
+    if (!shots) {
+      ++result.quiet_moves;
+      return;
+    }
+    const Bitboard left = other & ~shots;
     const ExitTable* t = side.exit_by_survivors[std::popcount(left)];
     if (!t) {  // down to two cows
       add(1, -1);
-      continue;
+      return;
     }
-    const std::uint64_t i = t->index.index(left, (mover & ~bit(m.from)) | bit(m.to));
+    const std::uint64_t i = t->index.index(left, (mover & ~bit(from)) | bit(to));
     if (part == Part::kRule)
       __builtin_prefetch(t->rule.data() + i);
     else
       __builtin_prefetch(t->pure.data() + i);
     batch[n++] = {t, i};
     if (n == kBatch) score_batch();
-  }
+  });
   score_batch();
-  return summary;
-}
-
-UnitSolver::ExitSummary UnitSolver::exits_of(Part part, const Side& side, Bitboard mover,
-                                             Bitboard other) const {
-  MoveList list;
-  game_.generate(moving_position(mover, other), list);
-  return score_exits(part, side, mover, other, list);
+  return result;
 }
 
 State UnitSolver::pending(State tag, int distance) {
@@ -233,7 +228,6 @@ void UnitSolver::initialise(Part part, int s) {
   const bool full_board_draw = game_.rules().full_board_draw;
   const int move_weight = game_.board().num_symmetries();
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-    MoveList list;
     for (std::uint64_t i = begin; i < end; ++i) {
       Bitboard mover, other;
       side.index.unindex(i, mover, other);
@@ -242,11 +236,8 @@ void UnitSolver::initialise(Part part, int s) {
         side.states[i] = state::kDraw;
         continue;
       }
-      game_.generate(moving_position(mover, other), list);
-      const auto quiet =
-          std::count_if(list.begin(), list.end(), [](const Move& m) { return m.num_shots() == 0; });
-      const State st = initial_state(static_cast<int>(quiet) * move_weight,
-                                     score_exits(part, side, mover, other, list));
+      const Scan moves = scan(part, side, mover, other);
+      const State st = initial_state(moves.quiet_moves * move_weight, moves.exits);
       side.states[i] = st;
       if (!state::is_open(st) && st != state::kOpenNoLoss) mark(side, i, state::payload(st));
     }
@@ -346,7 +337,7 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, in
       // The last successor is refuted: lost, as late as the slowest exit allows.
       Bitboard mover, other;
       sides_[s].index.unindex(i, mover, other);
-      const int distance = std::max(d + 1, exits_of(part, sides_[s], mover, other).loss);
+      const int distance = std::max(d + 1, scan(part, sides_[s], mover, other).exits.loss);
       next = distance > d + 1 ? pending(state::kPendingLoss, distance)
                               : state::make(state::kLoss, distance);
     }
@@ -358,7 +349,7 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, in
 }
 
 void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& sink) const {
-  const std::vector<State>& pure = sides_[s].states;
+  const auto& pure = sides_[s].states;
   std::ifstream rule_in;
   if (rule_part_) {
     rule_in.open(rule_file(s), std::ios::binary);

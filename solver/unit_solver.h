@@ -27,6 +27,7 @@
 #include "game/movegen.h"
 #include "indexing/indexer.h"
 #include "solver/exit_tables.h"
+#include "solver/huge_pages.h"
 #include "solver/progress.h"
 #include "solver/state.h"
 
@@ -57,10 +58,10 @@ class UnitSolver {
   enum class Part { kPure, kRule };
   struct Side {
     SubspaceIndex index;
-    std::vector<State> states;  // of the part being solved; the pure part once solve() is done
+    HugePageVector<State> states;  // of the part being solved; the pure part once solve() is done
     // Bit d % 64 of word i / 64: position i may have a state to process at layer d, so that
     // a layer skips the words without its bit instead of reading every state.
-    std::vector<std::uint64_t> layer_marks;
+    HugePageVector<std::uint64_t> layer_marks;
     // By the number of the other side's cows left after a mill: the table the mill leads to
     // (nullptr when the game ends there instead).
     std::array<const ExitTable*, kMaxPoints + 1> exit_by_survivors{};
@@ -78,10 +79,12 @@ class UnitSolver {
   // Processes every position of `side` decided at exactly `d`; returns how many it decided
   // (pending ones included).
   std::uint64_t propagate(Part part, int side, int d, int cap);
-  // Scores the mills among `list`, the moves of the position (mover, other) of `side`.
-  ExitSummary score_exits(Part part, const Side& side, Bitboard mover, Bitboard other,
-                          const MoveList& list) const;
-  ExitSummary exits_of(Part part, const Side& side, Bitboard mover, Bitboard other) const;
+  struct Scan {
+    int quiet_moves = 0;  // moves that form no mill and so stay in the unit
+    ExitSummary exits;
+  };
+  // Counts the moves of the position (mover, other) of `side` and scores its mills.
+  Scan scan(Part part, const Side& side, Bitboard mover, Bitboard other) const;
   State initial_state(int weight, const ExitSummary& exits);
   // Notes that position i of `side` now holds a state to process at layer d.
   static void mark(Side& side, std::uint64_t i, int d);
