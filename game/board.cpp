@@ -94,18 +94,6 @@ std::optional<Point> Board::find_point(std::string_view name) const {
   return std::nullopt;
 }
 
-bool Board::forms_mill(Bitboard own, Point p) const {
-  for (Bitboard l : lines_through(p))
-    if ((own & l) == l) return true;
-  return false;
-}
-
-int Board::mills_formed(Bitboard own, Point p) const {
-  int n = 0;
-  for (Bitboard l : lines_through(p)) n += (own & l) == l;
-  return n;
-}
-
 Bitboard Board::in_mills(Bitboard cows) const {
   Bitboard result = 0;
   for (Bitboard l : lines_)

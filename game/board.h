@@ -52,8 +52,13 @@ class Board {
     return {lines_through_[p].data(), static_cast<std::size_t>(num_lines_through_[p])};
   }
   // True when `own` (which must contain p) holds a whole line through p.
-  bool forms_mill(Bitboard own, Point p) const;
-  int mills_formed(Bitboard own, Point p) const;
+  bool forms_mill(Bitboard own, Point p) const { return mills_formed(own, p) > 0; }
+  int mills_formed(Bitboard own, Point p) const {
+    int n = 0;
+    for (int k = 0; k < num_lines_through_[p]; ++k)
+      n += (own & lines_through_[p][k]) == lines_through_[p][k];
+    return n;
+  }
   // Points of `cows` that stand in a mill of `cows`.
   Bitboard in_mills(Bitboard cows) const;
 
