@@ -83,9 +83,10 @@ class Game {
   bool ply_counts(const Position& pos) const;
 
  private:
-  // Calls f(shot set) for every choice of `shots` shots at the opponent of pos's side to move.
+  // Calls f(shot set) for every choice of `shots` shots at the opponent of pos's side to move,
+  // whose cows that may be shot first are `first_targets`.
   template <typename F>
-  void for_each_shot(const Position& pos, int shots, F&& f) const;
+  void for_each_shot(const Position& pos, int shots, Bitboard first_targets, F&& f) const;
 
   Rules rules_;
   const Board* board_;
@@ -96,7 +97,7 @@ std::uint64_t perft(const Game& game, const Position& pos, int depth);
 // Shots are taken one at a time, each under the protection rule as the board then stands;
 // the game ends as soon as the opponent is down to two cows.
 template <typename F>
-void Game::for_each_shot(const Position& pos, int shots, F&& f) const {
+void Game::for_each_shot(const Position& pos, int shots, Bitboard first_targets, F&& f) const {
   const Color them = opposite(pos.side_to_move);
   const Bitboard theirs = pos.cows[them];
   if (!theirs) {  // nothing to shoot
@@ -105,7 +106,7 @@ void Game::for_each_shot(const Position& pos, int shots, F&& f) const {
   }
   if (!rules_.shot_mandatory) f(Bitboard{0});
   const int their_total = pos.total(them);
-  for (Bitboard first = shootable(theirs); first; first &= first - 1) {
+  for (Bitboard first = first_targets; first; first &= first - 1) {
     const Point a = std::countr_zero(first);
     const Bitboard after = theirs & ~bit(a);
     if (shots == 1 || their_total - 1 <= 2 || !after) {
@@ -116,7 +117,7 @@ void Game::for_each_shot(const Position& pos, int shots, F&& f) const {
     // lower point, or when the lower point could not have been shot first.
     for (Bitboard second = shootable(after); second; second &= second - 1) {
       const Point b = std::countr_zero(second);
-      if (b < a && (shootable(theirs) & bit(b)) && (shootable(theirs & ~bit(b)) & bit(a))) continue;
+      if (b < a && (first_targets & bit(b)) && (shootable(theirs & ~bit(b)) & bit(a))) continue;
       f(bit(a) | bit(b));
     }
   }
@@ -128,14 +129,21 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
   if (pos.total(us) <= 2) return;
   const Bitboard empty = board_->all_points() & ~pos.occupied();
   const Bitboard ours = pos.cows[us];
+  Bitboard first_targets = 0;
+  bool first_targets_known = false;  // computed at the first mill: most positions have none
   auto emit = [&](Point from, Point to) {
     const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
     const int mills = board_->mills_formed(after, to);
-    if (mills == 0)
+    if (mills == 0) {
       f(from, to, Bitboard{0});
-    else
-      for_each_shot(pos, mills >= 2 ? rules_.shots_per_double_mill : 1,
-                    [&](Bitboard shots) { f(from, to, shots); });
+      return;
+    }
+    if (!first_targets_known) {
+      first_targets = shootable(pos.cows[opposite(us)]);
+      first_targets_known = true;
+    }
+    for_each_shot(pos, mills >= 2 ? rules_.shots_per_double_mill : 1, first_targets,
+                  [&](Bitboard shots) { f(from, to, shots); });
   };
   if (pos.in_hand[us] > 0) {
     for (Bitboard to = empty; to; to &= to - 1) emit(kNoPoint, std::countr_zero(to));
