@@ -94,6 +94,15 @@ std::optional<Point> Board::find_point(std::string_view name) const {
   return std::nullopt;
 }
 
+Bitboard Board::mill_points(Bitboard own) const {
+  Bitboard result = 0;
+  for (Bitboard l : lines_) {
+    const Bitboard missing = l & ~own;
+    if (std::has_single_bit(missing)) result |= missing;
+  }
+  return result;
+}
+
 Bitboard Board::in_mills(Bitboard cows) const {
   Bitboard result = 0;
   for (Bitboard l : lines_)

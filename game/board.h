@@ -61,6 +61,9 @@ class Board {
   }
   // Points of `cows` that stand in a mill of `cows`.
   Bitboard in_mills(Bitboard cows) const;
+  // Points outside `own` that would complete a line of `own`: a cheap filter before
+  // mills_formed(), which only these points can pass.
+  Bitboard mill_points(Bitboard own) const;
 
   // Symmetries: index 0 is the identity; the rest in lexicographic order of their permutations.
   int num_symmetries() const { return static_cast<int>(symmetries_.size()); }

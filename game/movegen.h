@@ -131,9 +131,11 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
   const Bitboard ours = pos.cows[us];
   Bitboard first_targets = 0;
   bool first_targets_known = false;  // computed at the first mill: most positions have none
+  // A move away from a line never completes it, so the mill points of `ours` cover them all.
+  const Bitboard mill_points = board_->mill_points(ours);
   auto emit = [&](Point from, Point to) {
     const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
-    const int mills = board_->mills_formed(after, to);
+    const int mills = mill_points & bit(to) ? board_->mills_formed(after, to) : 0;
     if (mills == 0) {
       f(from, to, Bitboard{0});
       return;
