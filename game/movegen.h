@@ -151,10 +151,10 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
     for (Bitboard to = empty; to; to &= to - 1) emit(kNoPoint, std::countr_zero(to));
   } else if (pos.in_hand[opposite(us)] == 0) {
     const bool flying = flies(pos, us);
-    for (Bitboard from = ours; from; from &= from - 1) {
-      const Point f = std::countr_zero(from);
-      for (Bitboard to = flying ? empty : board_->neighbours(f) & empty; to; to &= to - 1)
-        emit(f, std::countr_zero(to));
+    for (Bitboard froms = ours; froms; froms &= froms - 1) {
+      const Point from = std::countr_zero(froms);
+      for (Bitboard to = flying ? empty : board_->neighbours(from) & empty; to; to &= to - 1)
+        emit(from, std::countr_zero(to));
     }
   }
 }

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Killed and restarted solves, and morabaraba-mpi on one machine, against a single-process run
+# (ctest; the MPI modes when MPI is found).
+#   solve_test.sh MORABARABA WORKDIR MODE [MORABARABA_MPI MPIEXEC]
+# MODE reference: `morabaraba solve` of the target into WORKDIR/reference (the fixture).
+# MODE kill: `morabaraba solve` is killed once its first table is written, then started again
+# with the same command; it must keep what was finished, end with the same files and leave
+# no temporary file behind.
+# MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte.
+# MODE kill-all, kill-rank: a 2-rank run is killed once its first table is written (every
+# process of the job, or one rank, after which mpirun must end the others), then started again
+# with the same command; the same checks as for kill.
+set -euo pipefail
+mora=$1 work=$2 mode=$3 mora_mpi=${4:-} mpiexec=${5:-}
+target=(--max-total 7)
+# CI has 2 cores: one OpenMP thread per rank, no core binding, more ranks than cores allowed.
+launch=("$mpiexec" --oversubscribe --bind-to none)
+# Containers run as root, which Open MPI refuses without this.
+[ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
+db=$work/$mode
+rm -rf "$db" "$db.log"
+mkdir -p "$work"
+
+fail() {
+  echo "solve_test $mode: $*" >&2
+  [ ! -f "$db.log" ] || cat "$db.log" >&2
+  exit 1
+}
+
+solve_mpi() {
+  "${launch[@]}" -np "$1" "$mora_mpi" solve --db "$db" "${target[@]}" --threads 1 -q
+}
+
+same_as_reference() {
+  local ref=$work/reference
+  diff <(cd "$ref" && ls -- *.mtb) <(cd "$db" && ls -- *.mtb) || fail "other table files"
+  for f in "$ref"/*.mtb; do cmp -- "$f" "$db/${f##*/}" || fail "${f##*/} differs"; done
+}
+
+# The processes of session $1 (mpirun started by setsid, and its ranks).
+session() { ps -eo pid=,sid= | awk -v s="$1" '$2 == s { print $1 }'; }
+
+# Waits until the run $1 has written a table, kills it as $mode says, and waits until no
+# process of it is left.
+kill_after_first_table() {
+  local job=$1
+  for ((i = 0; i < 600; ++i)); do
+    compgen -G "$db/*.mtb" >/dev/null && break
+    sleep 0.1
+  done
+  compgen -G "$db/*.mtb" >/dev/null || fail "no table after 60 s"
+  case $mode in
+    kill-rank) kill -KILL $(ps -o pid= --ppid "$job" | head -n 1) ;;
+    *) kill -KILL $(session "$job") ;;
+  esac
+  local status=0
+  wait "$job" || status=$?
+  [ "$status" -ne 0 ] || fail "the killed run ended normally"
+  for ((i = 0; i < 100; ++i)); do
+    [ -n "$(session "$job")" ] || return 0
+    sleep 0.1
+  done
+  fail "processes still running 10 s after the run was killed"
+}
+
+# After the restart of a killed run: the finished tables were kept, the result is the
+# reference, and no temporary file is left.
+check_restart() {
+  [ "$(ls "$db"/*.mtb | wc -l)" -lt "$(ls "$work"/reference/*.mtb | wc -l)" ] ||
+    fail "killed too late: every table was written"
+  "$@" >>"$db.log" 2>&1 || fail "the second run failed"
+  grep -q "1 were finished before" "$db.log" || fail "the second run did not keep 3v3"
+  same_as_reference
+  [ -z "$(ls "$db" | grep -v '\.mtb$')" ] || fail "files left behind: $(ls "$db")"
+}
+
+case $mode in
+  reference)
+    "$mora" solve --db "$db" "${target[@]}" --threads 1 -q
+    ;;
+  np2 | np3)
+    solve_mpi "${mode#np}" >"$db.log" 2>&1 || fail "failed"
+    same_as_reference
+    ;;
+  kill)
+    # setsid: the run is a session of its own, as the MPI runs are.
+    setsid "$mora" solve --db "$db" "${target[@]}" --threads 1 -q >>"$db.log" 2>&1 &
+    kill_after_first_table $!
+    check_restart "$mora" solve --db "$db" "${target[@]}" --threads 1 -q
+    ;;
+  kill-all | kill-rank)
+    # Not a process-group kill: Open MPI puts each rank in a group of its own.
+    setsid "${launch[@]}" -np 2 "$mora_mpi" solve --db "$db" "${target[@]}" --threads 1 -q \
+      >>"$db.log" 2>&1 &
+    kill_after_first_table $!
+    check_restart solve_mpi 2
+    ;;
+  *)
+    fail "unknown mode"
+    ;;
+esac
+echo "solve_test $mode: ok"
