@@ -15,7 +15,6 @@ struct SubspaceIndex::Impl {
   const Board* board;
   Subspace subspace;
   const MoverTables* mover;
-  const std::uint32_t* entry;  // mover->entry: one dependent load less on the hot path
   const PairTables* pair;
   const Bitboard* unrank;      // placements by colex rank; nullptr: compute them
   int free_points;             // points the mover leaves free
@@ -24,16 +23,6 @@ struct SubspaceIndex::Impl {
 
   Bitboard placement(std::uint64_t rank) const {
     return unrank ? unrank[rank] : colex_unrank(rank, subspace.other, free_points);
-  }
-
-  // Out of line: inlined, this rare case (a few per cent of mover classes) made every call
-  // save and restore registers.
-  [[gnu::noinline]] std::uint64_t symmetric_index(std::uint32_t cls, Bitboard mover_set,
-                                                  Bitboard other_set) const {
-    const std::uint32_t k = cls - mover->trivial_classes;
-    const Bitboard other = least_image(*board, mover->stabiliser[k], other_set).first;
-    const std::uint64_t slot = colex_rank(extract(other, ~mover_set));
-    return trivial_size + pair->offset[k] + pair->canonical[mover->action[k]].rank(slot);
   }
 };
 
@@ -46,10 +35,14 @@ SubspaceIndex::SubspaceIndex(const Board& board, Subspace subspace) {
   const MoverTables& mover = mover_tables(group, board, subspace.mover);
   const int free_points = n - subspace.mover;
   const std::uint64_t slots = binomial(free_points, subspace.other);
-  impl_ = std::make_unique<Impl>(Impl{&board, subspace, &mover, mover.entry.data(),
+  impl_ = std::make_unique<Impl>(Impl{&board, subspace, &mover,
                                       &pair_tables(group, board, subspace.mover, subspace.other),
                                       unrank_table(free_points, subspace.other), free_points, slots,
                                       mover.trivial_classes * slots});
+  board_ = &board;
+  entry_ = mover.entry.data();
+  slots_ = slots;
+  few_free_points_ = free_points <= 16;
 }
 
 SubspaceIndex::~SubspaceIndex() = default;
@@ -69,26 +62,18 @@ std::uint64_t SubspaceIndex::raw_size() const {
   return binomial(impl_->board->num_points(), impl_->subspace.mover) * impl_->slots;
 }
 
-std::uint64_t SubspaceIndex::index(Bitboard mover, Bitboard other) const {
+std::uint64_t SubspaceIndex::symmetric_index(std::uint32_t cls, Bitboard mover_set,
+                                             Bitboard other_set) const {
   const Impl& x = *impl_;
-  const std::uint32_t e = x.entry[colex_rank(mover)];
-  const int s = static_cast<int>(e & kSymmetryMask);
-  const std::uint32_t cls = e >> kClassShift;
-  const Bitboard mover_set = x.board->transform(s, mover);
-  const Bitboard other_set = x.board->transform(s, other);
-  if (e & kSymmetricFlag) [[unlikely]]
-    return x.symmetric_index(cls, mover_set, other_set);
-  // The complement of the mover's set serves as the free points: the other side has no cows
-  // beyond the board's points, so the mask's bits there take nothing.
-  const Bitboard placement = extract(other_set, ~mover_set);
-  // A branch that always goes the same way in a subspace, cheaper than the lookup it saves.
-  return cls * x.slots +
-         (x.free_points <= 16 ? colex_rank_low16(placement) : colex_rank(placement));
+  const std::uint32_t k = cls - x.mover->trivial_classes;
+  const Bitboard other = least_image(*x.board, x.mover->stabiliser[k], other_set).first;
+  const std::uint64_t slot = colex_rank(extract(other, ~mover_set));
+  return x.trivial_size + x.pair->offset[k] + x.pair->canonical[x.mover->action[k]].rank(slot);
 }
 
 CanonicalForm SubspaceIndex::canonical(Bitboard mover, Bitboard other) const {
   const Impl& x = *impl_;
-  const std::uint32_t e = x.entry[colex_rank(mover)];
+  const std::uint32_t e = x.mover->entry[colex_rank(mover)];
   const int s = static_cast<int>(e & kSymmetryMask);
   CanonicalForm c{x.board->transform(s, mover), x.board->transform(s, other), s};
   if (e & kSymmetricFlag) {
@@ -124,7 +109,7 @@ int SubspaceIndex::orbit_size(std::uint64_t i) const {
   if (i < x.trivial_size) return symmetries;
   Bitboard mover, other;
   unindex(i, mover, other);
-  const std::uint32_t k = x.entry[colex_rank(mover)] >> kClassShift;
+  const std::uint32_t k = x.mover->entry[colex_rank(mover)] >> kClassShift;
   const std::uint32_t fixing =
       stabiliser_of(*x.board, x.mover->stabiliser[k - x.mover->trivial_classes], other);
   return symmetries / std::popcount(fixing);

@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "game/board.h"
+#include "indexing/combinatorics.h"
+#include "indexing/mover_entry.h"
 
 namespace mora {
 
@@ -61,8 +63,34 @@ class SubspaceIndex {
   struct Impl;
 
  private:
+  // For the classes with a non-trivial stabiliser (a few per cent); out of line, because
+  // inlined it made every call save and restore registers.
+  std::uint64_t symmetric_index(std::uint32_t cls, Bitboard mover_set, Bitboard other_set) const;
+
   std::unique_ptr<Impl> impl_;
+  // What index() reads, here rather than behind impl_ so that the inline hot path loads
+  // them directly.
+  const Board* board_ = nullptr;
+  const std::uint32_t* entry_ = nullptr;  // the mover-class entries by colex rank
+  std::uint64_t slots_ = 0;               // placements of the other side on the free points
+  bool few_free_points_ = false;          // at most 16: their colex rank needs two bytes
 };
+
+inline std::uint64_t SubspaceIndex::index(Bitboard mover, Bitboard other) const {
+  using namespace indexing;
+  const std::uint32_t e = entry_[colex_rank(mover)];
+  const int s = static_cast<int>(e & kSymmetryMask);
+  const std::uint32_t cls = e >> kClassShift;
+  const Bitboard mover_set = board_->transform(s, mover);
+  const Bitboard other_set = board_->transform(s, other);
+  if (e & kSymmetricFlag) [[unlikely]]
+    return symmetric_index(cls, mover_set, other_set);
+  // The complement of the mover's set serves as the free points: the other side has no cows
+  // beyond the board's points, so the mask's bits there take nothing.
+  const Bitboard placement = extract(other_set, ~mover_set);
+  // A branch that always goes the same way in a subspace, cheaper than the lookup it saves.
+  return cls * slots_ + (few_free_points_ ? colex_rank_low16(placement) : colex_rank(placement));
+}
 
 // Bytes held by the shared lookup tables built so far (for all subspaces of all boards).
 std::uint64_t index_table_bytes();

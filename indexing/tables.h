@@ -17,15 +17,10 @@
 #include <vector>
 
 #include "game/board.h"
+#include "indexing/mover_entry.h"
 #include "indexing/rank_bitmap.h"
 
 namespace mora::indexing {
-
-// Mover-set entries: class << kClassShift | kSymmetricFlag (stabiliser not trivial) | symmetry.
-constexpr int kMaxSymmetries = 16;
-constexpr std::uint32_t kSymmetryMask = kMaxSymmetries - 1;
-constexpr std::uint32_t kSymmetricFlag = 16;
-constexpr int kClassShift = 5;
 
 // Sets of symmetries are bit masks over their numbers; every set here holds the identity (0).
 inline std::uint32_t all_symmetries(const Board& board) {
