@@ -64,7 +64,8 @@ class Game {
   // a single pass where a blocked player passes). The ply-limit rule is not applied here.
   void generate(const Position& pos, MoveList& list) const;
   // The plies of generate() but the pass, as f(from, to, shots): `from` is kNoPoint for a
-  // placement, `shots` the set of the opponent's cows shot (empty when no mill is formed).
+  // placement, `shots` the set of the opponent's cows shot (empty when none is: no mill, or a
+  // shot the rules let the player skip).
   // For hot loops that need no Move list.
   template <typename F>
   void for_each_ply(const Position& pos, F&& f) const;

@@ -36,6 +36,10 @@ constexpr State make(State tag, int payload) {
 constexpr bool is_open(State s) {
   return tag(s) == kOpen;
 }
+// Decided or pending: the layer of its distance has to process it.
+constexpr bool has_distance(State s) {
+  return tag(s) >= kPendingWin && tag(s) <= kLoss;
+}
 constexpr bool is_final(State s) {
   return tag(s) >= kWin && tag(s) <= kDraw;
 }

@@ -28,6 +28,10 @@ std::uint8_t encode_rule(State s) {
   return 0;
 }
 
+std::uint64_t bytes_of(const auto& v) {
+  return v.size() * sizeof(v[0]);
+}
+
 Position moving_position(Bitboard mover, Bitboard other) {
   Position pos;
   pos.cows = {mover, other};
@@ -84,9 +88,6 @@ std::filesystem::path UnitSolver::rule_file(int side) const {
 }
 
 void UnitSolver::solve() {
-  std::uint64_t positions = 0;
-  for (const Side& side : sides_) positions += side.index.size();
-  peak_bytes_ = positions * sizeof(State) + (positions / 64 + num_sides()) * sizeof(std::uint64_t);
   if (rule_part_) {
     solve_part(Part::kRule);
     spill_rule_part();
@@ -100,10 +101,11 @@ void UnitSolver::solve_part(Part part) {
     side.states.assign(side.index.size(), state::kOpen);
     side.layer_marks.assign((side.index.size() + 63) / 64, 0);
   }
+  std::uint64_t bytes = 0;
+  for (const Side& side : sides_) bytes += bytes_of(side.states) + bytes_of(side.layer_marks);
+  peak_bytes_ = std::max(peak_bytes_, bytes);
   for (int s = 0; s < num_sides(); ++s) {
-    progress_.begin(subspace(s).name() + (part == Part::kPure ? " pure" : " ply-limit") +
-                        " part: moves and exits",
-                    size(s));
+    progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits", size(s));
     initialise(part, s);
   }
   run_layers(part);
@@ -133,13 +135,13 @@ void UnitSolver::mark(Side& side, std::uint64_t i, int d) {
 }
 
 void UnitSolver::run_layers(Part part) {
-  const char* name = part == Part::kPure ? "pure" : "ply-limit";
   const int cap = part == Part::kPure ? state::kMaxDistance : game_.rules().ply_limit;
   for (int d = 0; d < cap; ++d) {
     std::uint64_t decided = 0;
     for (int s = 0; s < num_sides(); ++s) {
-      progress_.begin(subspace(s).name() + " " + name + " part: depth " + std::to_string(d),
-                      size(s));
+      progress_.begin(
+          subspace(s).name() + " " + part_name(part) + " part: depth " + std::to_string(d),
+          size(s));
       decided += propagate(part, s, d, cap);
     }
     if (decided == 0 && d >= max_pending_) break;
@@ -185,7 +187,7 @@ UnitSolver::Scan UnitSolver::scan(Part part, const Side& side, Bitboard mover,
     n = 0;
   };
   game_.for_each_ply(moving_position(mover, other), [&](Point from, Point to, Bitboard shots) {
-    if (!shots) {
+    if (!shots) {  // no mill: check_solvable() refuses rules whose shot may be skipped
       ++result.quiet_moves;
       return;
     }
@@ -239,7 +241,7 @@ void UnitSolver::initialise(Part part, int s) {
       const Scan moves = scan(part, side, mover, other);
       const State st = initial_state(moves.quiet_moves * move_weight, moves.exits);
       side.states[i] = st;
-      if (!state::is_open(st) && st != state::kOpenNoLoss) mark(side, i, state::payload(st));
+      if (state::has_distance(st)) mark(side, i, state::payload(st));
     }
     progress_.advance(end - begin);
   });
@@ -334,7 +336,9 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, in
     } else if (part == Part::kRule) {
       next = state::make(state::kLoss, d + 1);  // every exit counts one ply
     } else {
-      // The last successor is refuted: lost, as late as the slowest exit allows.
+      // The last successor is refuted: lost, as late as the slowest exit allows. The exits
+      // are scanned again rather than kept from initialise(), which would take another
+      // byte per position; this runs once per lost position.
       Bitboard mover, other;
       sides_[s].index.unindex(i, mover, other);
       const int distance = std::max(d + 1, scan(part, sides_[s], mover, other).exits.loss);
@@ -342,7 +346,7 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, in
                               : state::make(state::kLoss, distance);
     }
     if (cell.compare_exchange_weak(st, next, std::memory_order_relaxed)) {
-      if (!state::is_open(next)) mark(sides_[s], i, state::payload(next));
+      if (state::has_distance(next)) mark(sides_[s], i, state::payload(next));
       return;
     }
   }

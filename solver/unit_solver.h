@@ -72,6 +72,7 @@ class UnitSolver {
     bool draw = false;
   };
 
+  static const char* part_name(Part part) { return part == Part::kPure ? "pure" : "ply-limit"; }
   void solve_part(Part part);
   // Weighs the in-unit moves and scores the exits of every position of `side`.
   void initialise(Part part, int side);
