@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <map>
 #include <mutex>
@@ -134,13 +135,9 @@ class Baseline {
   std::vector<std::vector<std::uint32_t>> others_;  // by symmetric class: canonical placements
 };
 
-struct Position {
-  Bitboard mover, other;
-};
-
-std::vector<Position> random_positions(int m, int o, std::size_t n) {
+std::vector<CowSets> random_positions(int m, int o, std::size_t n) {
   std::mt19937_64 rng(42);
-  std::vector<Position> v(n);
+  std::vector<CowSets> v(n);
   for (auto& [w, b] : v) {
     w = b = 0;
     while (std::popcount(w) < m) w |= bit(static_cast<Point>(rng() % 24));
@@ -172,20 +169,40 @@ void BM_Index(benchmark::State& state) {
   const int m = static_cast<int>(state.range(0)), o = static_cast<int>(state.range(1));
   const auto n = static_cast<std::size_t>(state.range(2));
   const auto& positions =
-      shared<std::vector<Position>>(m, o, n, [&] { return random_positions(m, o, n); });
+      shared<std::vector<CowSets>>(m, o, n, [&] { return random_positions(m, o, n); });
   const SubspaceIndex ix(Board::morabaraba(), {m, o});
   const auto* baseline =
       kBaseline ? &shared<Baseline>(m, o, 0, [&] { return Baseline(Board::morabaraba(), m, o); })
                 : nullptr;
   std::size_t k = static_cast<std::size_t>(state.thread_index()) * n / 2;
   for (auto _ : state) {
-    const Position& p = positions[k++ & (n - 1)];
+    const CowSets& p = positions[k++ & (n - 1)];
     benchmark::DoNotOptimize(kBaseline ? baseline->index(p.mover, p.other)
                                        : ix.index(p.mover, p.other));
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["table_MiB"] =
       benchmark::Counter(double(index_table_bytes()) / (1 << 20), benchmark::Counter::kAvgThreads);
+}
+
+// The batch form of index(), as the solver calls it for the predecessors of a position: runs
+// of `run` positions from the pool.
+void BM_IndexRuns(benchmark::State& state) {
+  const int m = static_cast<int>(state.range(0)), o = static_cast<int>(state.range(1));
+  const auto n = static_cast<std::size_t>(state.range(2));
+  const auto run = static_cast<std::size_t>(state.range(3));
+  const auto& positions =
+      shared<std::vector<CowSets>>(m, o, n, [&] { return random_positions(m, o, n); });
+  const SubspaceIndex ix(Board::morabaraba(), {m, o});
+  std::vector<std::uint64_t> out(run);
+  std::size_t k = static_cast<std::size_t>(state.thread_index()) * n / 2 / run * run;
+  for (auto _ : state) {
+    ix.index(std::span(positions).subspan(k & (n - 1), run), out);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+    k += run;
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(run));
 }
 
 template <bool kBaseline>
@@ -213,13 +230,23 @@ void BM_Unindex(benchmark::State& state) {
 }
 
 // (mover, other, pool size: a power of two)
+constexpr std::array<std::array<std::int64_t, 3>, 4> kPools = {
+    {{4, 3, 4096}, {8, 8, 4096}, {12, 12, 4096}, {8, 8, 1 << 22}}};
+
 void subspaces(benchmark::internal::Benchmark* b) {
   b->ArgNames({"m", "o", "pool"});
-  for (auto [m, o] : {std::pair{4, 3}, {8, 8}, {12, 12}}) b->Args({m, o, 4096});
-  b->Args({8, 8, 1 << 22});
+  for (auto [m, o, pool] : kPools) b->Args({m, o, pool});
+}
+
+// The same pools in runs of 16 positions, about the predecessors of a position in the moving
+// phase.
+void subspace_runs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"m", "o", "pool", "run"});
+  for (auto [m, o, pool] : kPools) b->Args({m, o, pool, 16});
 }
 
 BENCHMARK(BM_Index<false>)->Apply(subspaces)->Threads(1)->Threads(2);
+BENCHMARK(BM_IndexRuns)->Apply(subspace_runs)->Threads(1)->Threads(2);
 BENCHMARK(BM_Unindex<false>)->Apply(subspaces)->Threads(1)->Threads(2);
 BENCHMARK(BM_Index<true>)->Apply(subspaces)->Name("BM_BaselineIndex");
 BENCHMARK(BM_Unindex<true>)->Apply(subspaces)->Name("BM_BaselineUnindex");

@@ -71,6 +71,26 @@ std::uint64_t SubspaceIndex::symmetric_index(std::uint32_t cls, Bitboard mover_s
   return x.trivial_size + x.pair->offset[k] + x.pair->canonical[x.mover->action[k]].rank(slot);
 }
 
+void SubspaceIndex::index(std::span<const CowSets> positions, std::span<std::uint64_t> out) const {
+  if (out.size() < positions.size())
+    throw std::invalid_argument("SubspaceIndex::index: output shorter than the positions");
+  // Enough misses in flight to cover the latency of the cache level the entries come from,
+  // while the ranks stay in registers or the L1 cache.
+  constexpr std::size_t kRun = 16;
+  std::uint32_t rank[kRun];
+  for (std::size_t begin = 0; begin < positions.size(); begin += kRun) {
+    const std::size_t n = std::min(kRun, positions.size() - begin);
+    for (std::size_t k = 0; k < n; ++k) {
+      rank[k] = colex_rank(positions[begin + k].mover);
+      __builtin_prefetch(entry_ + rank[k]);
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      const CowSets& p = positions[begin + k];
+      out[begin + k] = index_by_entry(entry_[rank[k]], p.mover, p.other);
+    }
+  }
+}
+
 CanonicalForm SubspaceIndex::canonical(Bitboard mover, Bitboard other) const {
   const Impl& x = *impl_;
   const std::uint32_t e = x.mover->entry[colex_rank(mover)];

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -31,6 +32,12 @@ struct Subspace {
   auto operator<=>(const Subspace&) const = default;
 };
 
+// A position as the indexer sees it: the cows of the side to move and of the other side.
+struct CowSets {
+  Bitboard mover = 0;
+  Bitboard other = 0;
+};
+
 struct CanonicalForm {
   Bitboard mover = 0;
   Bitboard other = 0;
@@ -54,6 +61,10 @@ class SubspaceIndex {
   // The position must have popcount(mover) == subspace.mover and popcount(other) ==
   // subspace.other, disjoint; nothing is checked on this hot path.
   std::uint64_t index(Bitboard mover, Bitboard other) const;
+  // index() of each position into out (as long as positions). The mover-class entries of a
+  // run of positions are fetched before the first is indexed, so that their cache misses
+  // overlap instead of following one another: for loops over many positions.
+  void index(std::span<const CowSets> positions, std::span<std::uint64_t> out) const;
   CanonicalForm canonical(Bitboard mover, Bitboard other) const;
   // The canonical representative of index i < size().
   void unindex(std::uint64_t i, Bitboard& mover, Bitboard& other) const;
@@ -66,6 +77,8 @@ class SubspaceIndex {
   // For the classes with a non-trivial stabiliser (a few per cent); out of line, because
   // inlined it made every call save and restore registers.
   std::uint64_t symmetric_index(std::uint32_t cls, Bitboard mover_set, Bitboard other_set) const;
+  // index() once the mover's entry is loaded.
+  std::uint64_t index_by_entry(std::uint32_t entry, Bitboard mover, Bitboard other) const;
 
   std::unique_ptr<Impl> impl_;
   // What index() reads, here rather than behind impl_ so that the inline hot path loads
@@ -76,9 +89,9 @@ class SubspaceIndex {
   bool few_free_points_ = false;          // at most 16: their colex rank needs two bytes
 };
 
-inline std::uint64_t SubspaceIndex::index(Bitboard mover, Bitboard other) const {
+inline std::uint64_t SubspaceIndex::index_by_entry(std::uint32_t e, Bitboard mover,
+                                                   Bitboard other) const {
   using namespace indexing;
-  const std::uint32_t e = entry_[colex_rank(mover)];
   const int s = static_cast<int>(e & kSymmetryMask);
   const std::uint32_t cls = e >> kClassShift;
   const Bitboard mover_set = board_->transform(s, mover);
@@ -90,6 +103,10 @@ inline std::uint64_t SubspaceIndex::index(Bitboard mover, Bitboard other) const 
   const Bitboard placement = extract(other_set, ~mover_set);
   // A branch that always goes the same way in a subspace, cheaper than the lookup it saves.
   return cls * slots_ + (few_free_points_ ? colex_rank_low16(placement) : colex_rank(placement));
+}
+
+inline std::uint64_t SubspaceIndex::index(Bitboard mover, Bitboard other) const {
+  return index_by_entry(entry_[indexing::colex_rank(mover)], mover, other);
 }
 
 // Bytes held by the shared lookup tables built so far (for all subspaces of all boards).

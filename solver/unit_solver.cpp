@@ -256,6 +256,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   const int symmetries = board.num_symmetries();
   std::atomic<std::uint64_t> decided{0};
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
+    CowSets pred_positions[kMaxPredecessors];
     std::uint64_t preds[kMaxPredecessors];
     std::uint64_t local = 0;
     const std::uint64_t layer_bit = std::uint64_t{1} << (d % 64);
@@ -292,11 +293,11 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
           const Bitboard rest = other & ~bit(to);
           for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;
                froms &= froms - 1) {
-            const std::uint64_t j = prev.index.index(rest | bit(std::countr_zero(froms)), mover);
-            __builtin_prefetch(targets + j, 1);
-            preds[n++] = j;
+            pred_positions[n++] = {rest | bit(std::countr_zero(froms)), mover};
           }
         }
+        prev.index.index(std::span(pred_positions, n), preds);
+        for (int k = 0; k < n; ++k) __builtin_prefetch(targets + preds[k], 1);
         if (state::tag(st) == state::kLoss) {
           for (int k = 0; k < n; ++k) win_predecessor(partner(s), preds[k], d);
         } else {

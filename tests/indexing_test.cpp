@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <iostream>
@@ -224,6 +225,39 @@ TEST(SubspaceIndex, RandomSamplesOfLargeSubspaces) {
   for (auto [m, o] : {std::pair{8, 8}, {9, 9}, {12, 12}, {12, 3}, {3, 12}, {7, 10}})
     check_samples(Board::morabaraba(), m, o, 200000);
   check_samples(Board::nine_mens_morris(), 8, 8, 100000);
+}
+
+// The batch form gives index() of each position, over runs of every length, with random
+// positions and images of the last indices (the mover sets with symmetries).
+TEST(SubspaceIndex, BatchIndexMatchesSingleCalls) {
+  const Board& board = Board::morabaraba();
+  std::mt19937_64 rng(11);
+  for (auto [m, o] : {std::pair{3, 3}, {4, 3}, {8, 8}, {12, 12}, {3, 12}}) {
+    const SubspaceIndex ix(board, {m, o});
+    std::vector<CowSets> positions;
+    for (int n = 0; n < 3000; ++n) {
+      const Bitboard w = random_set(rng, board.all_points(), m);
+      positions.push_back({w, random_set(rng, board.all_points() & ~w, o)});
+    }
+    for (std::uint64_t i = ix.size() - std::min<std::uint64_t>(ix.size(), 3000); i < ix.size();
+         ++i) {
+      Bitboard w = 0, b = 0;
+      ix.unindex(i, w, b);
+      const int s = static_cast<int>(rng() % 16);
+      positions.push_back({board.transform(s, w), board.transform(s, b)});
+    }
+    std::shuffle(positions.begin(), positions.end(), rng);
+    for (std::size_t length :
+         {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{17}, positions.size()}) {
+      std::vector<std::uint64_t> out(length + 1, ~std::uint64_t{0});
+      ix.index(std::span(positions).first(length), out);
+      for (std::size_t k = 0; k < length; ++k)
+        ASSERT_EQ(out[k], ix.index(positions[k].mover, positions[k].other)) << m << "v" << o;
+      EXPECT_EQ(out[length], ~std::uint64_t{0});  // nothing written beyond the positions
+    }
+    std::vector<std::uint64_t> short_out(positions.size() - 1);
+    EXPECT_THROW(ix.index(positions, short_out), std::invalid_argument);
+  }
 }
 
 // Positions fixed by one symmetry: every cycle of it all mover, all other or all empty.
