@@ -61,8 +61,9 @@ class SubspaceIndex {
   // The position must have popcount(mover) == subspace.mover and popcount(other) ==
   // subspace.other, disjoint; nothing is checked on this hot path.
   std::uint64_t index(Bitboard mover, Bitboard other) const;
-  // index() of each position into out (as long as positions). The mover-class entries of a
-  // run of positions are fetched before the first is indexed, so that their cache misses
+  // index() of each position into the first positions.size() values of out, with the same
+  // preconditions; throws std::invalid_argument when out is shorter. The mover-class entries
+  // of a run of positions are fetched before the first is indexed, so that their cache misses
   // overlap instead of following one another: for loops over many positions.
   void index(std::span<const CowSets> positions, std::span<std::uint64_t> out) const;
   CanonicalForm canonical(Bitboard mover, Bitboard other) const;
@@ -89,14 +90,14 @@ class SubspaceIndex {
   bool few_free_points_ = false;          // at most 16: their colex rank needs two bytes
 };
 
-inline std::uint64_t SubspaceIndex::index_by_entry(std::uint32_t e, Bitboard mover,
+inline std::uint64_t SubspaceIndex::index_by_entry(std::uint32_t entry, Bitboard mover,
                                                    Bitboard other) const {
   using namespace indexing;
-  const int s = static_cast<int>(e & kSymmetryMask);
-  const std::uint32_t cls = e >> kClassShift;
+  const int s = static_cast<int>(entry & kSymmetryMask);
+  const std::uint32_t cls = entry >> kClassShift;
   const Bitboard mover_set = board_->transform(s, mover);
   const Bitboard other_set = board_->transform(s, other);
-  if (e & kSymmetricFlag) [[unlikely]]
+  if (entry & kSymmetricFlag) [[unlikely]]
     return symmetric_index(cls, mover_set, other_set);
   // The complement of the mover's set serves as the free points: the other side has no cows
   // beyond the board's points, so the mask's bits there take nothing.
