@@ -55,8 +55,7 @@ class Board {
   bool forms_mill(Bitboard own, Point p) const { return mills_formed(own, p) > 0; }
   int mills_formed(Bitboard own, Point p) const {
     int n = 0;
-    for (int k = 0; k < num_lines_through_[p]; ++k)
-      n += (own & lines_through_[p][k]) == lines_through_[p][k];
+    for (Bitboard l : lines_through(p)) n += (own & l) == l;
     return n;
   }
   // Points of `cows` that stand in a mill of `cows`.

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "solver/solve.h"
+
 namespace mora::solver {
 namespace {
 
@@ -53,7 +55,6 @@ void for_chunks(std::uint64_t n, F&& body) {
 UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits,
                        Progress& progress, std::filesystem::path scratch_folder)
     : game_(game),
-      exits_(exits),
       progress_(progress),
       scratch_folder_(std::move(scratch_folder)),
       rule_part_(game.rules().ply_limit > 0) {
@@ -63,16 +64,13 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
     sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}, {}, {}});
   }
-  for (Side& side : sides_) {
-    const Subspace sub = side.index.subspace();
-    for (int shots = 1; shots <= game.rules().shots_per_double_mill; ++shots) {
-      const int survivors = sub.other - shots;
-      if (survivors <= 2) continue;
-      side.exit_by_survivors[survivors] = exits.find(survivors, sub.mover);
-      if (!side.exit_by_survivors[survivors])
-        throw std::logic_error("the exit table " + Subspace{survivors, sub.mover}.name() +
-                               " is not loaded");
-    }
+  for (const Subspace e : exit_subspaces(game.rules(), subspace)) {
+    // A mill of side 0 (mover, other) leaves (other - shots, mover), whose other side is side
+    // 0's mover.
+    Side& side = sides_[e.other == subspace.mover ? 0 : 1];
+    side.exit_by_survivors[e.mover] = exits.find(e.mover, e.other);
+    if (!side.exit_by_survivors[e.mover])
+      throw std::logic_error("the exit table " + e.name() + " is not loaded");
   }
 }
 
@@ -125,7 +123,6 @@ void UnitSolver::spill_rule_part() {
     }
     out.close();
     if (!out) throw std::runtime_error("cannot write the scratch file " + rule_file(s).string());
-    states = {};
   }
 }
 
@@ -253,7 +250,6 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   State* const targets = sides_[partner(s)].states.data();
   const Rules& rules = game_.rules();
   const Board& board = game_.board();
-  const int symmetries = board.num_symmetries();
   std::atomic<std::uint64_t> decided{0};
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
     CowSets pred_positions[kMaxPredecessors];
@@ -287,9 +283,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         const Bitboard empty = board.all_points() & ~(mover | other);
         const bool flew = rules.flying_at != 0 && std::popcount(other) == rules.flying_at;
         int n = 0;
-        for (Bitboard tos = other; tos; tos &= tos - 1) {
+        for (Bitboard tos = other & ~board.in_mills(other); tos; tos &= tos - 1) {
           const Point to = std::countr_zero(tos);
-          if (board.forms_mill(other, to)) continue;
           const Bitboard rest = other & ~bit(to);
           for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;
                froms &= froms - 1) {
@@ -302,9 +297,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
           for (int k = 0; k < n; ++k) win_predecessor(partner(s), preds[k], d);
         } else {
           const int orbit = side.index.orbit_size(i);
-          for (int k = 0; k < n; ++k)
-            refute_predecessor(part, partner(s), preds[k], d,
-                               orbit * (symmetries / prev.index.orbit_size(preds[k])));
+          for (int k = 0; k < n; ++k) refute_predecessor(part, partner(s), preds[k], d, orbit);
         }
       }
     }
@@ -327,9 +320,12 @@ void UnitSolver::win_predecessor(int s, std::uint64_t i, int d) {
   }
 }
 
-void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, int weight) {
+void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, int refuted_orbit) {
   std::atomic_ref<State> cell(sides_[s].states[i]);
   State st = cell.load(std::memory_order_relaxed);
+  if (!state::is_open(st)) return;  // most predecessors are decided: no weight to work out
+  const int weight =
+      refuted_orbit * (game_.board().num_symmetries() / sides_[s].index.orbit_size(i));
   while (state::is_open(st)) {
     State next;
     if (st > weight) {

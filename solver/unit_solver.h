@@ -92,13 +92,14 @@ class UnitSolver {
   // A pending state, remembering that the layers must run until `distance`.
   State pending(State tag, int distance);
   void win_predecessor(int side, std::uint64_t i, int d);
-  void refute_predecessor(Part part, int side, std::uint64_t i, int d, int weight);
+  // refuted_orbit: the orbit size of the refuted position, from which the unmove's weight
+  // follows (see the counting argument above).
+  void refute_predecessor(Part part, int side, std::uint64_t i, int d, int refuted_orbit);
   int partner(int side) const { return num_sides() == 1 ? 0 : 1 - side; }
   std::filesystem::path rule_file(int side) const;
   void spill_rule_part();
 
   const Game& game_;
-  const ExitTables& exits_;
   Progress& progress_;
   std::filesystem::path scratch_folder_;
   std::vector<Side> sides_;

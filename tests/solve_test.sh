@@ -27,9 +27,10 @@ fail() {
   exit 1
 }
 
-solve_mpi() {
-  "${launch[@]}" -np "$1" "$mora_mpi" solve --db "$db" "${target[@]}" --threads 1 -q
-}
+# The solve run of every mode, single-process and under MPI (the rank count follows).
+solve_args=(solve --db "$db" "${target[@]}" --threads 1 -q)
+solve_one=("$mora" "${solve_args[@]}")
+solve_mpi() { "${launch[@]}" -np "$1" "$mora_mpi" "${solve_args[@]}"; }
 
 same_as_reference() {
   local ref=$work/reference
@@ -76,7 +77,7 @@ check_restart() {
 
 case $mode in
   reference)
-    "$mora" solve --db "$db" "${target[@]}" --threads 1 -q
+    "${solve_one[@]}"
     ;;
   np2 | np3)
     solve_mpi "${mode#np}" >"$db.log" 2>&1 || fail "failed"
@@ -84,14 +85,13 @@ case $mode in
     ;;
   kill)
     # setsid: the run is a session of its own, as the MPI runs are.
-    setsid "$mora" solve --db "$db" "${target[@]}" --threads 1 -q >>"$db.log" 2>&1 &
+    setsid "${solve_one[@]}" >>"$db.log" 2>&1 &
     kill_after_first_table $!
-    check_restart "$mora" solve --db "$db" "${target[@]}" --threads 1 -q
+    check_restart "${solve_one[@]}"
     ;;
   kill-all | kill-rank)
     # Not a process-group kill: Open MPI puts each rank in a group of its own.
-    setsid "${launch[@]}" -np 2 "$mora_mpi" solve --db "$db" "${target[@]}" --threads 1 -q \
-      >>"$db.log" 2>&1 &
+    setsid "${launch[@]}" -np 2 "$mora_mpi" "${solve_args[@]}" >>"$db.log" 2>&1 &
     kill_after_first_table $!
     check_restart solve_mpi 2
     ;;
