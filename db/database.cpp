@@ -42,9 +42,10 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
                          "', others with '" + first->rules.name + "'");
       }
       const Subspace s = h.subspace;
-      if (!s.moving_phase() || s.mover > kMaxCows || s.other > kMaxCows)
+      if (s.mover + s.mover_in_hand > h.rules.cows_per_player ||
+          s.other + s.other_in_hand > h.rules.cows_per_player)
         throw TableError("table '" + file.string() + "' holds subspace " + s.name() +
-                         ", not one of the moving phase");
+                         ", more cows than a player has");
       if (tables_.count(s)) continue;
       SubspaceIndex index(Board::morabaraba(), s);
       // A header that passed its checksum but disagrees with the indexer would make every
@@ -59,7 +60,14 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
   if (!first) throw TableError("no tables (*.mtb) in the database folders given");
   rules_ = first->rules;
   game_ = Game(rules_);
-  for (const auto& [s, t] : tables_) by_counts_[s.mover * (kMaxCows + 1) + s.other] = t.get();
+  for (const auto& [s, t] : tables_)
+    if (s.moving_phase()) by_counts_[s.mover * (kMaxCows + 1) + s.other] = t.get();
+  for (int herd = 3; herd <= rules_.cows_per_player; ++herd) {
+    const auto needed = placing_subspaces(herd, game_.board().num_points());
+    if (!std::all_of(needed.begin(), needed.end(), [&](Subspace s) { return tables_.count(s); }))
+      break;
+    herd_ = herd;
+  }
 }
 
 Database::~Database() = default;
@@ -75,28 +83,61 @@ const TableReader* Database::table(const Subspace& s) const {
   return it == tables_.end() ? nullptr : it->second->reader.get();
 }
 
-const Database::Table& Database::table_for(Bitboard mover, Bitboard other) const {
-  const int m = std::popcount(mover), o = std::popcount(other);
-  const Table* t = by_counts_[m * (kMaxCows + 1) + o];
-  if (!t)
-    throw std::out_of_range("subspace " + Subspace{m, o, 0, 0}.name() + " is not in the database");
+const Database::Table& Database::table_for(Bitboard mover, Bitboard other, int mover_in_hand,
+                                           int other_in_hand) const {
+  const Subspace s{std::popcount(mover), std::popcount(other), mover_in_hand, other_in_hand};
+  const Table* t = nullptr;
+  if (s.moving_phase()) {
+    t = by_counts_[s.mover * (kMaxCows + 1) + s.other];
+  } else if (const auto it = tables_.find(s); it != tables_.end()) {
+    t = it->second.get();
+  }
+  if (!t) throw std::out_of_range("subspace " + s.name() + " is not in the database");
   return *t;
 }
 
-Entry Database::entry(Bitboard mover, Bitboard other) const {
-  const Table& t = table_for(mover, other);
+const Database::Table& Database::table_for(const Position& pos) const {
+  const Color us = pos.side_to_move;
+  return table_for(pos.mover(), pos.other(), pos.in_hand[us], pos.in_hand[opposite(us)]);
+}
+
+Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int other_in_hand) const {
+  const Table& t = table_for(mover, other, mover_in_hand, other_in_hand);
   return t.reader->probe(t.index.index(mover, other));
 }
 
 Outcome Database::covered_outcome(const Position& pos) const {
-  if (pos.placing())
-    throw std::invalid_argument("the database covers the moving phase (no cows in hand)");
   // The indexer trusts its input; a Position built by hand may not be one.
   if ((pos.cows[kWhite] & pos.cows[kBlack]) || (pos.occupied() & ~game_.board().all_points()))
     throw std::invalid_argument("not a position: overlapping cows or cows off the board");
   if (pos.total(opposite(pos.side_to_move)) <= 2)
     throw std::invalid_argument("the game is over: the side not to move has two cows or fewer");
+  if (pos.placing()) {
+    if (herd_ == 0)
+      throw std::invalid_argument(
+          "the database holds the moving phase only (no cows in hand); solve it with "
+          "--whole-game to probe placing positions");
+    const int wh = pos.in_hand[kWhite], bh = pos.in_hand[kBlack];
+    if (pos.side_to_move == kWhite ? wh != bh : bh != wh + 1)
+      throw std::invalid_argument(
+          "cows in hand do not fit the turn order: while placing, white to move has as many "
+          "in hand as black, black to move one more than white");
+    const int herd = std::max(pos.total(kWhite), pos.total(kBlack));
+    if (herd > herd_)
+      throw std::invalid_argument("the position needs a herd of " + std::to_string(herd) +
+                                  " cows or more; the database holds the whole game for herds "
+                                  "up to " +
+                                  std::to_string(herd_));
+    if (!game_.ply_counts(pos) && pos.plies_since_mill != 0)
+      throw std::invalid_argument("rules '" + rules_.name +
+                                  "' do not count placing plies: the count must be 0 while "
+                                  "placing");
+  }
   return game_.outcome(pos, false);
+}
+
+ProbeResult Database::at_count(const Entry& e, const Position& pos) const {
+  return result_at_count(e, rules_, pos.plies_since_mill, game_.ply_counts(pos));
 }
 
 namespace {
@@ -111,7 +152,7 @@ void limit_to_count(ProbeResult& r, int ply_limit, int count) {
 
 }  // namespace
 
-ProbeResult result_at_count(const Entry& e, const Rules& rules, int count) {
+ProbeResult result_at_count(const Entry& e, const Rules& rules, int count, bool counted) {
   ProbeResult r;
   r.wdl = e.wdl;
   r.distance = e.distance;
@@ -119,7 +160,7 @@ ProbeResult result_at_count(const Entry& e, const Rules& rules, int count) {
   if (!r.has_rule_part) return r;
   r.rule = e.rule;
   if (e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) r.plies_to_mill = e.plies_to_mill;
-  limit_to_count(r, rules.ply_limit, count);
+  if (counted) limit_to_count(r, rules.ply_limit, count);
   return r;
 }
 
@@ -136,7 +177,8 @@ ProbeResult Database::probe(const Position& pos) const {
     case Outcome::kOngoing:
       break;
   }
-  return result_at_count(entry(pos.mover(), pos.other()), rules_, pos.plies_since_mill);
+  const Table& t = table_for(pos);
+  return at_count(t.reader->probe(t.index.index(pos.mover(), pos.other())), pos);
 }
 
 Wdl Database::probe_wdl(const Position& pos) const {
@@ -148,7 +190,7 @@ Wdl Database::probe_wdl(const Position& pos) const {
     case Outcome::kOngoing:
       break;
   }
-  const Table& t = table_for(pos.mover(), pos.other());
+  const Table& t = table_for(pos);
   return t.reader->probe_wdl(t.index.index(pos.mover(), pos.other()));
 }
 
@@ -195,8 +237,8 @@ std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) c
     ProbeResult r = negate(probe(game_.make(pos, m)));
     // Any mill ends the count (the solver's definition): the move itself is the next mill,
     // which must still come within the limit.
-    if (m.num_shots() > 0 && r.plies_to_mill) r.plies_to_mill = 1;
-    limit_to_count(r, rules_.ply_limit, pos.plies_since_mill);
+    if (game_.forms_mill(pos, m) && r.plies_to_mill) r.plies_to_mill = 1;
+    if (game_.ply_counts(pos)) limit_to_count(r, rules_.ply_limit, pos.plies_since_mill);
     out.emplace_back(m, r);
   }
   std::stable_sort(out.begin(), out.end(),

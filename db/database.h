@@ -45,12 +45,17 @@ class Database {
   const Game& game() const { return game_; }
   std::vector<Subspace> subspaces() const;
   const TableReader* table(const Subspace& s) const;  // nullptr when not in the database
+  // The largest herd (cows a player starts with) whose whole game the database holds: every
+  // placing subspace of that herd; 0 when it holds the moving phase only. Tables do not
+  // depend on the herd, so every smaller herd is held too.
+  int herd() const { return herd_; }
 
-  // The value of a moving-phase position (any side to move, any count). Throws
-  // std::invalid_argument for a position the database does not cover (cows in hand, a finished
-  // game's loser to move after the winner's turn, overlapping cows), std::out_of_range naming
-  // the subspace when its table is not in the database, and TableError naming the file when a
-  // table is damaged.
+  // The value of a position (any side to move, any count, cows in hand or not). Throws
+  // std::invalid_argument for a position the database does not cover (a finished game's loser
+  // to move after the winner's turn, overlapping cows, hands that do not fit the turn order,
+  // cows in hand in a database of the moving phase only, more cows than its herd),
+  // std::out_of_range naming the subspace when its table is not in the database, and
+  // TableError naming the file when a table is damaged.
   ProbeResult probe(const Position& pos) const;
   // Only the pure win/draw/loss: reads one value stream instead of all four.
   Wdl probe_wdl(const Position& pos) const;
@@ -65,15 +70,20 @@ class Database {
   // or `max_plies` moves.
   std::vector<Move> best_line(const Position& pos, int max_plies = 1000) const;
 
-  // The entry stored for the position of `mover` and `other` cows (the mover to move).
-  Entry entry(Bitboard mover, Bitboard other) const;
+  // The entry stored for the position of `mover` and `other` cows (the mover to move) with
+  // these cows in hand.
+  Entry entry(Bitboard mover, Bitboard other, int mover_in_hand = 0, int other_in_hand = 0) const;
 
  private:
   struct Table;
-  const Table& table_for(Bitboard mover, Bitboard other) const;
+  const Table& table_for(Bitboard mover, Bitboard other, int mover_in_hand,
+                         int other_in_hand) const;
+  const Table& table_for(const Position& pos) const;
   // The outcome of pos by cows, blocking or a full board, after checking that the database
   // covers it; pure values ignore the ply limit.
   Outcome covered_outcome(const Position& pos) const;
+  // The ply-limit value at pos's count from the entry at count 0.
+  ProbeResult at_count(const Entry& e, const Position& pos) const;
 
   static constexpr int kMaxCows = 24;
   Rules rules_;
@@ -82,6 +92,7 @@ class Database {
   std::map<Subspace, std::unique_ptr<Table>> tables_;
   // The hot path's lookup: tables by [mover cows][other cows], nullptr where missing.
   std::array<const Table*, (kMaxCows + 1) * (kMaxCows + 1)> by_counts_{};
+  int herd_ = 0;
 };
 
 // Orders moves' results from the side to move's view: true when `a` is better than `b`. With
@@ -92,7 +103,10 @@ class Database {
 bool better(const ProbeResult& a, const ProbeResult& b);
 
 // The answer for a count from the entry at count 0 (see RULES.md, "What the solver computes").
-ProbeResult result_at_count(const Entry& e, const Rules& rules, int count);
+// `counted`: whether the count runs at the position (Game::ply_counts); where it does not, as
+// for placing positions of presets that count moving-phase plies only, the entry stands as it
+// is.
+ProbeResult result_at_count(const Entry& e, const Rules& rules, int count, bool counted = true);
 
 // The checksum check of one table file (TableReader::check: no values are decoded).
 struct TableCheck {

@@ -46,22 +46,27 @@ void Game::generate(const Position& pos, MoveList& list) const {
     list.push_back(Move{});
 }
 
+bool Game::forms_mill(const Position& pos, const Move& move) const {
+  if (move.is_pass()) return false;
+  const Bitboard ours = pos.mover();
+  return board_->forms_mill((move.from == kNoPoint ? ours : ours & ~bit(move.from)) | bit(move.to),
+                            move.to);
+}
+
 Position Game::make(const Position& pos, const Move& move) const {
   Position next = pos;
   const Color us = pos.side_to_move;
   const Color them = opposite(us);
-  bool mill = false;
   if (!move.is_pass()) {
     if (move.from == kNoPoint)
       --next.in_hand[us];
     else
       next.cows[us] &= ~bit(move.from);
     next.cows[us] |= bit(move.to);
-    mill = board_->forms_mill(next.cows[us], move.to);
     for (std::int8_t s : move.shots)
       if (s != kNoPoint) next.cows[them] &= ~bit(s);
   }
-  const bool resets = mill && (rules_.shot_mandatory || move.num_shots() > 0);
+  const bool resets = forms_mill(pos, move) && (rules_.shot_mandatory || move.num_shots() > 0);
   next.plies_since_mill =
       resets || !ply_counts(pos) ? 0 : static_cast<std::uint16_t>(pos.plies_since_mill + 1);
   next.side_to_move = them;

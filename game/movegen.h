@@ -70,6 +70,9 @@ class Game {
   template <typename F>
   void for_each_ply(const Position& pos, F&& f) const;
   Position make(const Position& pos, const Move& move) const;
+  // Whether `move` forms a mill, and so restarts the ply-limit count (a mill formed while the
+  // opponent has no cow on the board shoots none).
+  bool forms_mill(const Position& pos, const Move& move) const;
 
   // Whether the game has ended at `pos`, from the side to move. With `apply_ply_limit` false
   // the ply-limit draw is ignored (as in perft and the pure values).

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "game/board.h"
 #include "indexing/combinatorics.h"
@@ -23,6 +24,8 @@ struct Subspace {
   int other_in_hand = 0;
 
   bool moving_phase() const { return mover_in_hand == 0 && other_in_hand == 0; }
+  // The smallest herd (cows a player starts with) whose game holds positions of this subspace.
+  int herd() const;
   // "8v7" for the moving phase, "8v7+2+3" with cows in hand.
   std::string name() const;
   // Parses the form name() prints; throws std::invalid_argument on anything else, including
@@ -31,6 +34,13 @@ struct Subspace {
   bool operator==(const Subspace&) const = default;
   auto operator<=>(const Subspace&) const = default;
 };
+
+// The placing subspaces of the game with `herd` cows a player on a board of `num_points`: the
+// hands fit the turn order (White places first, so the side to move has as many cows in hand
+// as the other side, or one more), and both sides still have three cows or more. Values do not
+// depend on the herd, so these are also placing subspaces of every larger herd. Ordered by
+// cows in hand, fewest first (the order in which placing is solved), then by cows on the board.
+std::vector<Subspace> placing_subspaces(int herd, int num_points = 24);
 
 // A position as the indexer sees it: the cows of the side to move and of the other side.
 struct CowSets {

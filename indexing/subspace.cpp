@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <stdexcept>
@@ -30,6 +31,22 @@ std::string Subspace::name() const {
   if (!moving_phase())
     s += '+' + std::to_string(mover_in_hand) + '+' + std::to_string(other_in_hand);
   return s;
+}
+
+int Subspace::herd() const {
+  return std::max({3, mover + mover_in_hand, other + other_in_hand});
+}
+
+std::vector<Subspace> placing_subspaces(int herd, int num_points) {
+  std::vector<Subspace> out;
+  for (int in_hand = 1; in_hand <= 2 * herd; ++in_hand) {
+    const int other_in_hand = in_hand / 2, mover_in_hand = in_hand - other_in_hand;
+    for (int m = 0; m + mover_in_hand <= herd; ++m)
+      for (int o = 0; o + other_in_hand <= herd && m + o <= num_points; ++o)
+        if (m + mover_in_hand >= 3 && o + other_in_hand >= 3)
+          out.push_back({m, o, mover_in_hand, other_in_hand});
+  }
+  return out;
 }
 
 Subspace Subspace::parse(std::string_view text, int num_points, int cows_per_player) {

@@ -5,8 +5,10 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "db/table.h"
+#include "solver/placing_solver.h"
 #include "solver/unit_solver.h"
 
 namespace mora::solver {
@@ -17,7 +19,8 @@ constexpr std::uint64_t kReadChunk = 1 << 20;
 
 std::vector<Subspace> sides_of(Subspace unit) {
   std::vector<Subspace> sides{unit};
-  if (unit.mover != unit.other) sides.push_back({unit.other, unit.mover, 0, 0});
+  if (unit.moving_phase() && unit.mover != unit.other)
+    sides.push_back({unit.other, unit.mover, 0, 0});
   return sides;
 }
 
@@ -63,12 +66,14 @@ std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesyst
 }  // namespace
 
 Subspace unit_of(Subspace s) {
-  return s.mover >= s.other ? s : Subspace{s.other, s.mover, 0, 0};
+  return !s.moving_phase() || s.mover >= s.other ? s : Subspace{s.other, s.mover, 0, 0};
 }
 
 std::vector<Subspace> unit_dependencies(const Rules& rules, Subspace unit) {
   std::set<Subspace> units;
-  for (Subspace e : exit_subspaces(rules, unit)) units.insert(unit_of(e));
+  const auto inputs =
+      unit.moving_phase() ? exit_subspaces(rules, unit) : placing_successors(rules, unit);
+  for (Subspace e : inputs) units.insert(unit_of(e));
   return {units.begin(), units.end()};
 }
 
@@ -99,9 +104,13 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
     for (Subspace d : unit_dependencies(rules, u)) todo.push_back(d);
   }
   std::vector<Subspace> ordered(units.begin(), units.end());
-  // Exits lose cows, so fewer cows in all comes first.
+  // Exits lose cows, so fewer cows in all comes first; placings lead to fewer cows in hand
+  // and finally into the moving phase, so they come after it, fewest cows in hand first.
+  auto key = [](Subspace s) {
+    return std::tuple(s.mover_in_hand + s.other_in_hand, s.mover + s.other);
+  };
   std::stable_sort(ordered.begin(), ordered.end(),
-                   [](Subspace a, Subspace b) { return a.mover + a.other < b.mover + b.other; });
+                   [&](Subspace a, Subspace b) { return key(a) < key(b); });
   return ordered;
 }
 
@@ -149,11 +158,41 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
                      [&](Subspace s) { return finished(folder / table_file_name(s), rules, log); });
 }
 
+namespace {
+
+UnitReport solve_placing_unit(const std::filesystem::path& folder, const Game& game, Subspace unit,
+                              Progress& progress) {
+  UnitReport report{unit};
+  DecodedTables successors;
+  for (Subspace child : placing_successors(game.rules(), unit))
+    successors.load(game.board(), TableReader(folder / table_file_name(child)));
+  const std::vector<Entry> entries = solve_placing(game, unit, successors, progress);
+  const Rules& rules = game.rules();
+  TableWriter writer(folder / table_file_name(unit),
+                     TableHeader{rules, unit, entries.size(), rules.ply_limit > 0});
+  writer.append(entries);
+  writer.finish();
+  report.positions = entries.size();
+  report.state_bytes = entries.size() * sizeof(Entry);
+  report.exit_bytes = successors.bytes();
+  return report;
+}
+
+}  // namespace
+
 UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
                       Progress& progress) {
   const Game game(rules);
-  UnitReport report{unit};
   const auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (!unit.moving_phase()) {
+    UnitReport report = solve_placing_unit(folder, game, unit, progress);
+    report.seconds = seconds();
+    return report;
+  }
+  UnitReport report{unit};
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
@@ -167,7 +206,7 @@ UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, S
     writer.finish();
     report.positions += solver.size(s);
   }
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.seconds = seconds();
   report.state_bytes = solver.peak_state_bytes();
   report.exit_bytes = exits.bytes();
   return report;

@@ -16,13 +16,14 @@ namespace mora::solver {
 // The moving-phase subspaces that mills of (m, o) and (o, m) lead to.
 std::vector<Subspace> exit_subspaces(const Rules& rules, Subspace unit);
 
-// The unit (named by its subspace with mover >= other) that `s` belongs to.
+// The unit that `s` belongs to: for the moving phase named by its subspace with mover >=
+// other; a placing subspace is a unit of its own.
 Subspace unit_of(Subspace s);
-// The units whose tables the exits of `unit` read.
+// The units whose tables the exits (or the placements) of `unit` read.
 std::vector<Subspace> unit_dependencies(const Rules& rules, Subspace unit);
 
-// Units (named by their subspace with mover >= other) needed to solve `targets`, in an order
-// in which every unit comes after the units its exits lead to.
+// Units needed to solve `targets`, in an order in which every unit comes after the units its
+// exits or placements lead to.
 std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>& targets);
 // Every moving-phase subspace with mover + other <= max_total.
 std::vector<Subspace> subspaces_up_to(int max_total);
@@ -52,8 +53,8 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
 // Whether every table of `unit` is in `folder`, complete, with intact checksums and `rules`.
 bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
                    std::ostream& log);
-// Solves one unit whose dependencies are finished and writes its tables (atomically, one
-// file per subspace).
+// Solves one unit (moving or placing) whose dependencies are finished and writes its tables
+// (atomically, one file per subspace).
 UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
                       Progress& progress);
 

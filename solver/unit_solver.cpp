@@ -8,12 +8,12 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "solver/chunks.h"
 #include "solver/solve.h"
 
 namespace mora::solver {
 namespace {
 
-constexpr std::uint64_t kChunk = 1 << 14;
 // Predecessors of one position: at most 12 cows x 21 points to come from.
 constexpr int kMaxPredecessors = 256;
 
@@ -38,16 +38,6 @@ Position moving_position(Bitboard mover, Bitboard other) {
   Position pos;
   pos.cows = {mover, other};
   return pos;
-}
-
-template <typename F>
-void for_chunks(std::uint64_t n, F&& body) {
-  const auto chunks = static_cast<std::int64_t>((n + kChunk - 1) / kChunk);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::uint64_t begin = static_cast<std::uint64_t>(c) * kChunk;
-    body(begin, std::min(n, begin + kChunk));
-  }
 }
 
 }  // namespace

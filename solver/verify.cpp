@@ -7,101 +7,49 @@
 #include <stdexcept>
 
 #include "game/notation.h"
+#include "solver/chunks.h"
+#include "solver/decoded_tables.h"
+#include "solver/placing_solver.h"
+#include "solver/successor_fold.h"
 
 namespace mora::solver {
 namespace {
 
-constexpr std::uint64_t kChunk = 1 << 14;
+// The table entry of a successor, from its side to move (White after the colour swap).
+const Entry& stored(const DecodedTables& tables, const Position& child) {
+  const Subspace s{child.on_board(kWhite), child.on_board(kBlack), child.in_hand[kWhite],
+                   child.in_hand[kBlack]};
+  return tables.at(s)(child.mover(), child.other());
+}
 
-struct Expected {
-  Wdl wdl = Wdl::kLoss;
-  int distance = 0;
-  RuleWdl rule = RuleWdl::kLoss;
-  int plies_to_mill = 0;
-};
-
-// Decoded tables, so that the random lookups of successors cost an index computation each.
-class LoadedTables {
- public:
-  explicit LoadedTables(const Database& db) : db_(db) {}
-
-  void load(const Subspace& s) {
-    if (tables_.count(s)) return;
-    const TableReader* t = db_.table(s);
-    if (!t) throw std::out_of_range("subspace " + s.name() + " is not in the database");
-    std::vector<Entry> entries(t->header().num_positions);
-    t->read(0, entries);
-    tables_.emplace(s, std::pair{SubspaceIndex(db_.game().board(), s), std::move(entries)});
-  }
-
-  const std::vector<Entry>& entries(const Subspace& s) const { return tables_.at(s).second; }
-
-  Entry entry(Bitboard mover, Bitboard other) const {
-    const auto& [index, entries] =
-        tables_.at(Subspace{std::popcount(mover), std::popcount(other), 0, 0});
-    return entries[index.index(mover, other)];
-  }
-
- private:
-  const Database& db_;
-  std::map<Subspace, std::pair<SubspaceIndex, std::vector<Entry>>> tables_;
-};
-
-// Minimax over the successors' stored values, straight from the definitions in RULES.md.
-Expected recompute(const Game& game, const LoadedTables& tables, const Position& pos) {
-  const int limit = game.rules().ply_limit;
-  if (game.outcome(pos, false) == Outcome::kDraw) return {Wdl::kDraw, 0, RuleWdl::kDraw, 0};
+// Minimax over the successors' stored values by forward move generation.
+Entry recompute(const Game& game, const DecodedTables& tables, const Position& pos) {
+  if (game.outcome(pos, false) == Outcome::kDraw) return Entry{};
+  SuccessorFold fold(game.rules().ply_limit, game.ply_counts(pos));
   MoveList list;
   game.generate(pos, list);
-  constexpr int kNone = -1;
-  int win = kNone, loss = kNone, rule_win = kNone, rule_loss = kNone;
-  bool draw = false, rule_draw = false;
   for (const Move& m : list) {
     const Position child = game.make(pos, m).colour_swapped();
-    const bool mill = m.num_shots() > 0;
-    if (child.total(kWhite) <= 2) {
-      win = win == kNone ? 1 : std::min(win, 1);
-      rule_win = rule_win == kNone ? 1 : std::min(rule_win, 1);
-      continue;
-    }
-    const Entry e = tables.entry(child.mover(), child.other());
-    if (e.wdl == Wdl::kLoss)
-      win = win == kNone ? e.distance + 1 : std::min(win, e.distance + 1);
-    else if (e.wdl == Wdl::kWin)
-      loss = std::max(loss, e.distance + 1);
+    if (child.total(kWhite) <= 2)
+      fold.add_game_won();
     else
-      draw = true;
-    if (limit == 0) continue;
-    // After a mill the count restarts, so only the child's class matters; otherwise its
-    // plies to the next mill grow by this ply.
-    const int plies = mill ? 1 : e.plies_to_mill + 1;
-    if (e.rule == RuleWdl::kLoss && plies <= limit)
-      rule_win = rule_win == kNone ? plies : std::min(rule_win, plies);
-    else if (e.rule == RuleWdl::kWin && plies <= limit)
-      rule_loss = std::max(rule_loss, plies);
-    else
-      rule_draw = true;
+      fold.add(stored(tables, child), game.forms_mill(pos, m));
   }
-  Expected x;
-  if (win != kNone) {
-    x.wdl = Wdl::kWin;
-    x.distance = win;
-  } else if (draw) {
-    x.wdl = Wdl::kDraw;
-  } else {
-    x.distance = std::max(loss, 0);
+  return fold.result();
+}
+
+// The subspaces whose tables the positions of `s` and their successors are in.
+std::vector<Subspace> tables_to_check(const Rules& rules, Subspace s) {
+  std::vector<Subspace> out{s};
+  if (!s.moving_phase()) {
+    const auto next = placing_successors(rules, s);
+    out.insert(out.end(), next.begin(), next.end());
+    return out;
   }
-  if (rule_win != kNone) {
-    x.rule = RuleWdl::kWin;
-    x.plies_to_mill = rule_win;
-  } else if (!rule_draw) {
-    x.plies_to_mill = std::max(rule_loss, 0);
-  } else {
-    x.rule = x.wdl == Wdl::kWin    ? RuleWdl::kCursedWin
-             : x.wdl == Wdl::kLoss ? RuleWdl::kBlessedLoss
-                                   : RuleWdl::kDraw;
-  }
-  return x;
+  out.push_back({s.other, s.mover, 0, 0});
+  for (int shots = 1; shots <= rules.shots_per_double_mill; ++shots)
+    if (s.other - shots >= 3) out.push_back({s.other - shots, s.mover, 0, 0});
+  return out;
 }
 
 std::string describe(Wdl wdl, int distance) {
@@ -126,26 +74,28 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
   std::mutex mutex;
   std::map<std::pair<Subspace, std::uint64_t>, std::string> errors;
   const bool rule_part = db.rules().ply_limit > 0;
-  LoadedTables tables(db);
+  DecodedTables tables;
   for (const Subspace& s : subspaces) {
-    // The successors: the same cows with the other side to move, and what mills leave.
-    tables.load(s);
-    tables.load(Subspace{s.other, s.mover, 0, 0});
-    for (int shots = 1; shots <= db.rules().shots_per_double_mill; ++shots)
-      if (s.other - shots >= 3) tables.load(Subspace{s.other - shots, s.mover, 0, 0});
-    const std::vector<Entry>& entries = tables.entries(s);
-    const SubspaceIndex index(db.game().board(), s);
+    const auto needed = tables_to_check(db.rules(), s);
+    // Tables that no longer serve are dropped: a whole-game database does not fit twice.
+    tables.retain([&](Subspace t) { return std::ranges::find(needed, t) != needed.end(); });
+    for (Subspace t : needed) {
+      const TableReader* reader = db.table(t);
+      if (!reader) throw std::out_of_range("subspace " + t.name() + " is not in the database");
+      tables.load(db.game().board(), *reader);
+    }
+    const DecodedTable& checked = tables.at(s);
+    const std::vector<Entry>& entries = checked.entries;
+    const SubspaceIndex& index = checked.index;
     const std::uint64_t n = index.size();
     progress.begin("verify " + s.name(), n);
-    const auto chunks = static_cast<std::int64_t>((n + kChunk - 1) / kChunk);
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      const std::uint64_t begin = static_cast<std::uint64_t>(c) * kChunk;
-      const std::uint64_t end = std::min(n, begin + kChunk);
+    for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
       for (std::uint64_t k = 0; k < end - begin; ++k) {
         Position pos;
         index.unindex(begin + k, pos.cows[kWhite], pos.cows[kBlack]);
-        const Expected x = recompute(db.game(), tables, pos);
+        pos.in_hand = {static_cast<std::uint8_t>(s.mover_in_hand),
+                       static_cast<std::uint8_t>(s.other_in_hand)};
+        const Entry x = recompute(db.game(), tables, pos);
         const Entry& e = entries[begin + k];
         std::string problem;
         if (e.wdl != x.wdl || (e.wdl != Wdl::kDraw && e.distance != x.distance))
@@ -159,12 +109,14 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
         if (problem.empty()) continue;
         std::lock_guard lock(mutex);
         ++report.errors;
+        // While placing, one more cow in hand than the other side means black is to move.
+        const Position shown = s.mover_in_hand > s.other_in_hand ? pos.colour_swapped() : pos;
         errors.emplace(std::pair{s, begin + k}, s.name() + " #" + std::to_string(begin + k) + " (" +
-                                                    to_string(pos) + "): " + problem);
+                                                    to_string(shown) + "): " + problem);
         if (errors.size() > max_listed) errors.erase(std::prev(errors.end()));
       }
       progress.advance(end - begin);
-    }
+    });
     report.positions += n;
   }
   for (auto& [key, text] : errors) report.first_errors.push_back(std::move(text));

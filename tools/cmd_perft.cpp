@@ -9,17 +9,19 @@ namespace mora::tools {
 int run_perft(const std::vector<std::string>& args) {
   po::options_description options("perft options");
   options.add_options()(
-      "position,p", po::value<std::string>()->default_value("......../......../........ w 12 12 0"),
-      "position string (see RULES.md)")("depth,d", po::value<int>()->required(),
-                                        "depth in plies (1 or more)");
+      "position,p", po::value<std::string>(),
+      "position string (see RULES.md); the start of the herd's game when not given")(
+      "depth,d", po::value<int>()->required(), "depth in plies (1 or more)");
   add_rules_option(options);
-  auto vm = parse("perft", "--position P --depth D [--rules R]", options, args);
+  auto vm = parse("perft", "[--position P] --depth D [--rules R] [--herd N]", options, args);
   if (!vm) return 0;
   const int depth = (*vm)["depth"].as<int>();
   if (depth < 1) throw po::error("--depth must be 1 or more");
   const Game game(rules_from(*vm));
-  const Position pos =
-      parse_position((*vm)["position"].as<std::string>(), game.rules().cows_per_player);
+  const int herd = herd_from(*vm);
+  const Position pos = vm->count("position")
+                           ? parse_position((*vm)["position"].as<std::string>(), herd)
+                           : Position::start(herd);
   for (int d = 1; d <= depth; ++d) std::cout << "perft " << d << ' ' << perft(game, pos, d) << '\n';
   return 0;
 }

@@ -42,12 +42,12 @@ int run_show(const std::vector<std::string>& args) {
   options.add_options()("position,p", po::value<std::string>(), "position string (see RULES.md)")(
       "sanmill", po::value<std::string>(), "the position as a Sanmill FEN instead");
   add_rules_option(options);
-  auto vm = parse("show", "(--position P | --sanmill FEN) [--rules R]", options, args);
+  auto vm = parse("show", "(--position P | --sanmill FEN) [--rules R] [--herd N]", options, args);
   if (!vm) return 0;
   if (vm->count("position") == vm->count("sanmill"))
     throw po::error("give exactly one of --position and --sanmill");
   const Game game(rules_from(*vm));
-  const int cows = game.rules().cows_per_player;
+  const int cows = herd_from(*vm);
   const Position pos = vm->count("position")
                            ? parse_position((*vm)["position"].as<std::string>(), cows)
                            : parse_sanmill_fen((*vm)["sanmill"].as<std::string>(), cows);

@@ -14,19 +14,28 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
                         "database folder (created if missing; finished tables are kept)")(
       "max-total", po::value<int>(), "solve every subspace with mover + other <= N (6..24)")(
       "subspace", po::value<std::string>(),
-      "solve this subspace (e.g. 5v4) and whatever it needs that is not solved yet")(
-      "threads", po::value<int>()->default_value(omp_get_max_threads()), "OpenMP threads")(
-      "quiet,q", "no progress lines on stderr");
+      "solve this subspace (e.g. 5v4, or 5v4+1+1 with cows in hand) and whatever it needs that "
+      "is not solved yet")(
+      "whole-game",
+      "solve the whole game of --herd cows a player: every placing position and the moving-phase "
+      "units they lead to")("threads", po::value<int>()->default_value(omp_get_max_threads()),
+                            "OpenMP threads")("quiet,q", "no progress lines on stderr");
   add_rules_option(options);
   auto vm = parse("solve",
-                  "--db DIR [--rules R] (--max-total N | --subspace MvO) [--threads T]\n\n"
+                  "--db DIR [--rules R] (--max-total N | --subspace S | --whole-game [--herd N])\n"
+                  "       [--threads T]\n\n"
                   "Solves the moving and flying phase by retrograde analysis, unit by unit in\n"
-                  "dependency order: exact values and distances, and the values under the\n"
-                  "preset's ply limit. A killed run started again continues where it stopped.",
+                  "dependency order, and with --whole-game the placing phase after it, fewest\n"
+                  "cows in hand first: exact values and distances, and the values under the\n"
+                  "preset's ply limit. A killed run started again continues where it stopped.\n"
+                  "Tables do not depend on the herd: one folder serves every herd it has the\n"
+                  "tables of, and solving a larger herd there adds what is missing.",
                   options, args);
   if (!vm) return std::nullopt;
-  if (vm->count("max-total") == vm->count("subspace"))
-    throw po::error("give exactly one of --max-total and --subspace");
+  if (vm->count("max-total") + vm->count("subspace") + vm->count("whole-game") != 1)
+    throw po::error("give exactly one of --max-total, --subspace and --whole-game");
+  if (!(*vm)["herd"].defaulted() && !vm->count("whole-game"))
+    throw po::error("--herd goes with --whole-game (moving-phase tables serve every herd)");
   solver::SolveOptions opts;
   opts.folder = (*vm)["db"].as<std::string>();
   opts.rules = rules_from(*vm);
@@ -35,10 +44,17 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
     const int n = (*vm)["max-total"].as<int>();
     if (n < 6 || n > 24) throw po::error("--max-total must be from 6 to 24");
     opts.targets = solver::subspaces_up_to(n);
+  } else if (vm->count("whole-game")) {
+    opts.targets = placing_subspaces(herd_from(*vm));
   } else {
     const Subspace s = Subspace::parse((*vm)["subspace"].as<std::string>());
-    if (!s.moving_phase() || s.mover < 3 || s.other < 3)
-      throw po::error("--subspace must be a moving-phase subspace MvO with 3 to 12 cows a side");
+    if (s.moving_phase() && (s.mover < 3 || s.other < 3))
+      throw po::error("--subspace: a moving-phase subspace MvO has 3 to 12 cows a side");
+    if (!s.moving_phase() && s.mover_in_hand != s.other_in_hand &&
+        s.mover_in_hand != s.other_in_hand + 1)
+      throw po::error(
+          "--subspace: while placing the side to move has as many cows in hand as "
+          "the other side (white) or one more (black)");
     opts.targets = {s};
   }
   const int threads = (*vm)["threads"].as<int>();

@@ -39,7 +39,16 @@ void add_rules_option(po::options_description& options) {
   std::string presets;
   for (const auto& n : Rules::preset_names()) presets += (presets.empty() ? "" : ", ") + n;
   options.add_options()("rules", po::value<std::string>()->default_value("morabaraba"),
-                        ("rule preset: " + presets).c_str());
+                        ("rule preset: " + presets).c_str())(
+      "herd", po::value<int>()->default_value(12),
+      "cows each player starts with, 3 to 12 (the rules are otherwise the same)");
+}
+
+int herd_from(const po::variables_map& vm) {
+  const int herd = vm["herd"].as<int>();
+  if (herd < 3 || herd > Rules{}.cows_per_player)
+    throw po::error("--herd must be from 3 to " + std::to_string(Rules{}.cows_per_player));
+  return herd;
 }
 
 Rules rules_from(const po::variables_map& vm) {

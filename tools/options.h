@@ -25,8 +25,10 @@ std::optional<po::variables_map> parse(
 void add_database_option(po::options_description& options);
 std::vector<std::filesystem::path> database_folders(const po::variables_map& vm);
 
-// Adds --rules with the preset list in its help text.
+// Adds --rules with the preset list in its help text, and --herd.
 void add_rules_option(po::options_description& options);
 Rules rules_from(const po::variables_map& vm);
+// The herd (cows each player starts with) of --herd, checked.
+int herd_from(const po::variables_map& vm);
 
 }  // namespace mora::tools

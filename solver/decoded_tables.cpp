@@ -1,0 +1,32 @@
+#include "solver/decoded_tables.h"
+
+#include <stdexcept>
+
+namespace mora::solver {
+
+const DecodedTable& DecodedTables::load(const Board& board, const TableReader& reader) {
+  const Subspace s = reader.header().subspace;
+  if (const auto it = tables_.find(s); it != tables_.end()) return it->second;
+  std::vector<Entry> entries(reader.header().num_positions);
+  reader.read(0, entries);
+  return tables_.emplace(s, DecodedTable{SubspaceIndex(board, s), std::move(entries)})
+      .first->second;
+}
+
+const DecodedTable* DecodedTables::find(const Subspace& s) const {
+  const auto it = tables_.find(s);
+  return it == tables_.end() ? nullptr : &it->second;
+}
+
+const DecodedTable& DecodedTables::at(const Subspace& s) const {
+  if (const DecodedTable* t = find(s)) return *t;
+  throw std::out_of_range("subspace " + s.name() + " is not loaded");
+}
+
+std::uint64_t DecodedTables::bytes() const {
+  std::uint64_t n = 0;
+  for (const auto& [s, t] : tables_) n += t.entries.size() * sizeof(Entry);
+  return n;
+}
+
+}  // namespace mora::solver

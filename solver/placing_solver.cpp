@@ -1,0 +1,104 @@
+#include "solver/placing_solver.h"
+
+#include <array>
+#include <bit>
+
+#include "solver/chunks.h"
+#include "solver/successor_fold.h"
+
+namespace mora::solver {
+namespace {
+
+// Shots a placement can take: none, one, or two for a double mill where the rules say so.
+constexpr int kMaxShots = 2;
+
+// The successor subspace of a placement from `s` that shoots `shots` cows.
+Subspace successor(Subspace s, int shots) {
+  return {s.other - shots, s.mover + 1, s.other_in_hand, s.mover_in_hand - 1};
+}
+
+// A mill takes three of the mover's cows, a double mill five.
+bool can_shoot(Subspace s, int shots) {
+  return shots <= s.other && (shots == 0 || s.mover + 1 >= (shots == 1 ? 3 : 5));
+}
+
+bool game_goes_on(Subspace child) {
+  return child.mover + child.mover_in_hand >= 3;
+}
+
+// The successors of one position, grouped by the table they are in so that each group's
+// indices are computed in one batch and their entries fetched before they are read.
+struct SuccessorBatch {
+  std::vector<CowSets> positions = std::vector<CowSets>(kMaxPlies);
+  std::vector<std::uint64_t> indices = std::vector<std::uint64_t>(kMaxPlies);
+  std::vector<std::uint8_t> mills = std::vector<std::uint8_t>(kMaxPlies);
+  int size = 0;
+};
+
+}  // namespace
+
+std::vector<Subspace> placing_successors(const Rules& rules, Subspace s) {
+  std::vector<Subspace> out;
+  for (int shots = 0; shots <= rules.shots_per_double_mill; ++shots)
+    if (can_shoot(s, shots) && game_goes_on(successor(s, shots)))
+      out.push_back(successor(s, shots));
+  return out;
+}
+
+std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTables& successors,
+                                 Progress& progress) {
+  const Board& board = game.board();
+  const SubspaceIndex index(board, s);
+  std::array<const DecodedTable*, kMaxShots + 1> table_by_shots{};
+  for (Subspace child : placing_successors(game.rules(), s))
+    table_by_shots[s.other - child.mover] = &successors.at(child);
+  Position shape;
+  shape.in_hand = {static_cast<std::uint8_t>(s.mover_in_hand),
+                   static_cast<std::uint8_t>(s.other_in_hand)};
+  const bool budgeted = game.ply_counts(shape);
+  const int limit = game.rules().ply_limit;
+
+  std::vector<Entry> out(index.size());
+  progress.begin("placing " + s.name(), index.size());
+  for_chunks(index.size(), [&](std::uint64_t begin, std::uint64_t end) {
+    std::array<SuccessorBatch, kMaxShots + 1> batches;
+    Position pos = shape;
+    for (std::uint64_t i = begin; i < end; ++i) {
+      index.unindex(i, pos.cows[kWhite], pos.cows[kBlack]);
+      const Bitboard mover = pos.cows[kWhite], other = pos.cows[kBlack];
+      SuccessorFold fold(limit, budgeted);
+      for (auto& b : batches) b.size = 0;
+      game.for_each_ply(pos, [&](Point, Point to, Bitboard shots) {
+        const int k = std::popcount(shots);
+        if (!table_by_shots[k]) {
+          fold.add_game_won();
+          return;
+        }
+        SuccessorBatch& b = batches[k];
+        const Bitboard placed = mover | bit(to);
+        b.positions[b.size] = CowSets{other & ~shots, placed};
+        // With no cow of the other side on the board a mill finds nothing to shoot.
+        b.mills[b.size] = shots || (!other && board.forms_mill(placed, to));
+        ++b.size;
+      });
+      for (int k = 0; k <= kMaxShots; ++k) {
+        SuccessorBatch& b = batches[k];
+        if (!b.size) continue;
+        table_by_shots[k]->index.index(std::span(b.positions.data(), b.size),
+                                       std::span(b.indices.data(), b.size));
+        for (int j = 0; j < b.size; ++j)
+          __builtin_prefetch(&table_by_shots[k]->entries[b.indices[j]]);
+      }
+      for (int k = 0; k <= kMaxShots; ++k) {
+        const SuccessorBatch& b = batches[k];
+        for (int j = 0; j < b.size; ++j)
+          fold.add(table_by_shots[k]->entries[b.indices[j]], b.mills[j]);
+      }
+      out[i] = fold.result();
+    }
+    progress.advance(end - begin);
+  });
+  return out;
+}
+
+}  // namespace mora::solver
