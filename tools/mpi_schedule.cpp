@@ -26,8 +26,9 @@ namespace {
 using solver::UnitReport;
 using Clock = std::chrono::steady_clock;
 
-// Work: the unit to solve, as {mover, other}. Stop: no payload. Report: a finished unit (or
-// nothing yet, on a worker's first message); either way the worker asks for more work.
+// Work: the unit to solve, as {mover, other, mover in hand, other in hand}. Stop: no payload.
+// Report: a finished unit (or nothing yet, on a worker's first message); either way the worker asks
+// for more work.
 enum Tag : int { kWork = 1, kStop = 2, kReport = 3 };
 
 struct ReportMessage {
@@ -62,11 +63,11 @@ void work(const solver::SolveOptions& options) {
   send_report(UnitReport{});
   for (;;) {
     const MPI_Status status = wait_for_message(0);
-    int unit[2];
-    MPI_Recv(unit, 2, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    int unit[4];
+    MPI_Recv(unit, 4, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (status.MPI_TAG == kStop) return;
-    send_report(solver::solve_unit(options.folder, options.rules, Subspace{unit[0], unit[1], 0, 0},
-                                   progress));
+    send_report(solver::solve_unit(options.folder, options.rules,
+                                   Subspace{unit[0], unit[1], unit[2], unit[3]}, progress));
   }
 }
 
@@ -205,7 +206,8 @@ void Coordinator::plan() {
     Unit& x = units_.emplace_back();
     x.unit = x.report.unit = u;
     x.size = SubspaceIndex(game.board(), u).size();
-    if (u.mover != u.other) x.size += SubspaceIndex(game.board(), {u.other, u.mover, 0, 0}).size();
+    if (u.moving_phase() && u.mover != u.other)
+      x.size += SubspaceIndex(game.board(), {u.other, u.mover, 0, 0}).size();
     x.finished = solver::unit_finished(options_.folder, options_.rules, u, log_);
     x.report.skipped = x.finished;
     remaining_ += !x.finished;
@@ -240,8 +242,8 @@ void Coordinator::dispatch(LocalWorker& local) {
     if (rank == 0) {
       local.start(s);
     } else {
-      const int message[2] = {s.mover, s.other};
-      MPI_Send(message, 2, MPI_INT, rank, kWork, MPI_COMM_WORLD);
+      const int message[4] = {s.mover, s.other, s.mover_in_hand, s.other_in_hand};
+      MPI_Send(message, 4, MPI_INT, rank, kWork, MPI_COMM_WORLD);
     }
   }
 }
