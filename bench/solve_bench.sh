@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Solving throughput: time, canonical positions per second and peak memory (max RSS) of
 # `morabaraba solve` for every subspace with m + o <= N, on 1 and 2 threads, and of the 5v5
-# unit alone on one thread (pure values, its inputs solved), five times. Usage:
+# unit alone on one thread (pure values, its inputs solved), five times; then the whole game of
+# herd 5 (herd 6 with SLOW=1) under the house rules on 2 threads, with the moving units and the
+# placing subspaces apart. Usage:
 #   bench/solve_bench.sh [build/bin/morabaraba] [work folder]
 set -euo pipefail
 tool=${1:-build/bin/morabaraba}
@@ -36,3 +38,16 @@ for k in 1 2 3 4 5; do
   run "malom (pure), 5v5 unit alone, 1 thread, run $k" --rules malom --db "$work/malom" \
     --subspace 5v5 --threads 1
 done
+
+# The whole game: the per-unit lines of the log give the moving and the placing parts apart.
+herd=5
+[ -z "${SLOW:-}" ] || herd=6
+rm -rf "$work/whole"
+/usr/bin/time -f "%e %M" -o "$work/whole.time" "$tool" solve --db "$work/whole" --whole-game \
+  --herd "$herd" --threads 2 2>"$work/whole.log" >/dev/null
+read -r seconds rss <"$work/whole.time"
+printf '| morabaraba, whole game of herd %d, 2 threads | %s | | | %d MiB |\n' "$herd" "$seconds" \
+  $((rss / 1024))
+grep -E '^\[[0-9]+/[0-9]+\] [0-9]+v[0-9]+' "$work/whole.log" | awk '
+  { part = index($2, "+") ? "placing" : "moving"; n[part] += $3; t[part] += $6 }
+  END { for (p in n) printf "| %s part | %.1f | %d | %.2f M/s | |\n", p, t[p], n[p], n[p] / t[p] / 1e6 }'
