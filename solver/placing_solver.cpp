@@ -58,44 +58,60 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
   const bool budgeted = game.ply_counts(shape);
   const int limit = game.rules().ply_limit;
 
+  // One position's successors are gathered, indexed and prefetched while the previous
+  // position's are folded, so that the cache misses of two positions overlap.
+  struct Pending {
+    std::uint64_t i = 0;
+    SuccessorFold fold{0, false};
+    std::array<SuccessorBatch, kMaxShots + 1> batches;
+  };
+  auto gather = [&](Pending& p, std::uint64_t i) {
+    p.i = i;
+    p.fold = SuccessorFold(limit, budgeted);
+    for (auto& b : p.batches) b.size = 0;
+    Position pos = shape;
+    index.unindex(i, pos.cows[kWhite], pos.cows[kBlack]);
+    const Bitboard mover = pos.cows[kWhite], other = pos.cows[kBlack];
+    game.for_each_ply(pos, [&](Point, Point to, Bitboard shots) {
+      const int k = std::popcount(shots);
+      if (!table_by_shots[k]) {
+        p.fold.add_game_won();
+        return;
+      }
+      SuccessorBatch& b = p.batches[k];
+      const Bitboard placed = mover | bit(to);
+      b.positions[b.size] = CowSets{other & ~shots, placed};
+      // With no cow of the other side on the board a mill finds nothing to shoot.
+      b.mills[b.size] = shots || (!other && board.forms_mill(placed, to));
+      ++b.size;
+    });
+    for (int k = 0; k <= kMaxShots; ++k) {
+      SuccessorBatch& b = p.batches[k];
+      if (!b.size) continue;
+      table_by_shots[k]->index.index(std::span(b.positions.data(), b.size),
+                                     std::span(b.indices.data(), b.size));
+      for (int j = 0; j < b.size; ++j)
+        __builtin_prefetch(&table_by_shots[k]->entries[b.indices[j]]);
+    }
+  };
   std::vector<Entry> out(index.size());
+  auto fold = [&](Pending& p) {
+    for (int k = 0; k <= kMaxShots; ++k) {
+      const SuccessorBatch& b = p.batches[k];
+      for (int j = 0; j < b.size; ++j)
+        p.fold.add(table_by_shots[k]->entries[b.indices[j]], b.mills[j]);
+    }
+    out[p.i] = p.fold.result();
+  };
+
   progress.begin("placing " + s.name(), index.size());
   for_chunks(index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-    std::array<SuccessorBatch, kMaxShots + 1> batches;
-    Position pos = shape;
+    std::array<Pending, 2> pending;
     for (std::uint64_t i = begin; i < end; ++i) {
-      index.unindex(i, pos.cows[kWhite], pos.cows[kBlack]);
-      const Bitboard mover = pos.cows[kWhite], other = pos.cows[kBlack];
-      SuccessorFold fold(limit, budgeted);
-      for (auto& b : batches) b.size = 0;
-      game.for_each_ply(pos, [&](Point, Point to, Bitboard shots) {
-        const int k = std::popcount(shots);
-        if (!table_by_shots[k]) {
-          fold.add_game_won();
-          return;
-        }
-        SuccessorBatch& b = batches[k];
-        const Bitboard placed = mover | bit(to);
-        b.positions[b.size] = CowSets{other & ~shots, placed};
-        // With no cow of the other side on the board a mill finds nothing to shoot.
-        b.mills[b.size] = shots || (!other && board.forms_mill(placed, to));
-        ++b.size;
-      });
-      for (int k = 0; k <= kMaxShots; ++k) {
-        SuccessorBatch& b = batches[k];
-        if (!b.size) continue;
-        table_by_shots[k]->index.index(std::span(b.positions.data(), b.size),
-                                       std::span(b.indices.data(), b.size));
-        for (int j = 0; j < b.size; ++j)
-          __builtin_prefetch(&table_by_shots[k]->entries[b.indices[j]]);
-      }
-      for (int k = 0; k <= kMaxShots; ++k) {
-        const SuccessorBatch& b = batches[k];
-        for (int j = 0; j < b.size; ++j)
-          fold.add(table_by_shots[k]->entries[b.indices[j]], b.mills[j]);
-      }
-      out[i] = fold.result();
+      gather(pending[i & 1], i);
+      if (i > begin) fold(pending[(i - 1) & 1]);
     }
+    fold(pending[(end - 1) & 1]);
     progress.advance(end - begin);
   });
   return out;
