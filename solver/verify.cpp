@@ -1,6 +1,7 @@
 #include "solver/verify.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <map>
 #include <mutex>
@@ -15,15 +16,12 @@
 namespace mora::solver {
 namespace {
 
-// The table entry of a successor, from its side to move (White after the colour swap).
-const Entry& stored(const DecodedTables& tables, const Position& child) {
-  const Subspace s{child.on_board(kWhite), child.on_board(kBlack), child.in_hand[kWhite],
-                   child.in_hand[kBlack]};
-  return tables.at(s)(child.mover(), child.other());
-}
+constexpr std::uint64_t kKeptTableBytes = std::uint64_t{4} << 30;
 
-// Minimax over the successors' stored values by forward move generation.
-Entry recompute(const Game& game, const DecodedTables& tables, const Position& pos) {
+// Minimax over the successors' stored values by forward move generation; stored(child) is the
+// entry of a successor, from its side to move (White after the colour swap).
+template <typename Stored>
+Entry recompute(const Game& game, Stored&& stored, const Position& pos) {
   if (game.outcome(pos, false) == Outcome::kDraw) return Entry{};
   SuccessorFold fold(game.rules().ply_limit, game.ply_counts(pos));
   MoveList list;
@@ -33,7 +31,7 @@ Entry recompute(const Game& game, const DecodedTables& tables, const Position& p
     if (child.total(kWhite) <= 2)
       fold.add_game_won();
     else
-      fold.add(stored(tables, child), game.forms_mill(pos, m));
+      fold.add(stored(child), game.forms_mill(pos, m));
   }
   return fold.result();
 }
@@ -66,60 +64,149 @@ std::string describe(RuleWdl rule, int plies) {
   return s;
 }
 
-}  // namespace
+// Collects the disagreements of stored and recomputed entries, the first few described.
+class Findings {
+ public:
+  Findings(bool rule_part, std::size_t max_listed)
+      : rule_part_(rule_part), max_listed_(max_listed) {}
 
-VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, Progress& progress,
-                    std::size_t max_listed) {
-  VerifyReport report;
-  std::mutex mutex;
-  std::map<std::pair<Subspace, std::uint64_t>, std::string> errors;
-  const bool rule_part = db.rules().ply_limit > 0;
+  void compare(Subspace s, std::uint64_t i, const Position& pos, const Entry& e, const Entry& x) {
+    std::string problem;
+    if (e.wdl != x.wdl || (e.wdl != Wdl::kDraw && e.distance != x.distance))
+      problem =
+          "stored " + describe(e.wdl, e.distance) + ", recomputed " + describe(x.wdl, x.distance);
+    else if (rule_part_ &&
+             (e.rule != x.rule || ((e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) &&
+                                   e.plies_to_mill != x.plies_to_mill)))
+      problem = "ply-limit part: stored " + describe(e.rule, e.plies_to_mill) + ", recomputed " +
+                describe(x.rule, x.plies_to_mill);
+    if (problem.empty()) return;
+    // While placing, one more cow in hand than the other side means black is to move.
+    const Position shown = s.mover_in_hand > s.other_in_hand ? pos.colour_swapped() : pos;
+    std::lock_guard lock(mutex_);
+    ++errors_;
+    listed_.emplace(std::pair{s, i}, s.name() + " #" + std::to_string(i) + " (" + to_string(shown) +
+                                         "): " + problem);
+    if (listed_.size() > max_listed_) listed_.erase(std::prev(listed_.end()));
+  }
+
+  void report_to(VerifyReport& report) {
+    report.errors = errors_;
+    for (auto& [key, text] : listed_) report.first_errors.push_back(std::move(text));
+  }
+
+ private:
+  bool rule_part_;
+  std::size_t max_listed_;
+  std::mutex mutex_;
+  std::uint64_t errors_ = 0;
+  std::map<std::pair<Subspace, std::uint64_t>, std::string> listed_;
+};
+
+// A position of subspace `s` at `i`, the mover to move (White in the colour-swapped view).
+Position position_at(const SubspaceIndex& index, Subspace s, std::uint64_t i) {
+  Position pos;
+  index.unindex(i, pos.cows[kWhite], pos.cows[kBlack]);
+  pos.in_hand = {static_cast<std::uint8_t>(s.mover_in_hand),
+                 static_cast<std::uint8_t>(s.other_in_hand)};
+  return pos;
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t subspace_key(const VerifySample& sample, Subspace s) {
+  return mix(sample.seed ^
+             mix((std::uint64_t(s.mover) << 24) | (std::uint64_t(s.other) << 16) |
+                 (std::uint64_t(s.mover_in_hand) << 8) | std::uint64_t(s.other_in_hand)));
+}
+
+// Every stored position recomputed from the decoded tables of its successors.
+void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Progress& progress,
+                Findings& findings, VerifyReport& report) {
   DecodedTables tables;
+  auto stored = [&](const Position& child) -> const Entry& {
+    const Subspace s{child.on_board(kWhite), child.on_board(kBlack), child.in_hand[kWhite],
+                     child.in_hand[kBlack]};
+    return tables.at(s)(child.mover(), child.other());
+  };
   for (const Subspace& s : subspaces) {
     const auto needed = tables_to_check(db.rules(), s);
-    // Tables that no longer serve are dropped: a whole-game database does not fit twice.
-    tables.retain([&](Subspace t) { return std::ranges::find(needed, t) != needed.end(); });
+    // Decoded tables stay for the subspaces to come, until they take too much memory; then
+    // those that this one does not read are dropped.
+    if (tables.bytes() > kKeptTableBytes)
+      tables.retain([&](Subspace t) { return std::ranges::find(needed, t) != needed.end(); });
     for (Subspace t : needed) {
       const TableReader* reader = db.table(t);
       if (!reader) throw std::out_of_range("subspace " + t.name() + " is not in the database");
       tables.load(db.game().board(), *reader);
     }
     const DecodedTable& checked = tables.at(s);
-    const std::vector<Entry>& entries = checked.entries;
-    const SubspaceIndex& index = checked.index;
-    const std::uint64_t n = index.size();
+    const std::uint64_t n = checked.index.size();
     progress.begin("verify " + s.name(), n);
     for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
-      for (std::uint64_t k = 0; k < end - begin; ++k) {
-        Position pos;
-        index.unindex(begin + k, pos.cows[kWhite], pos.cows[kBlack]);
-        pos.in_hand = {static_cast<std::uint8_t>(s.mover_in_hand),
-                       static_cast<std::uint8_t>(s.other_in_hand)};
-        const Entry x = recompute(db.game(), tables, pos);
-        const Entry& e = entries[begin + k];
-        std::string problem;
-        if (e.wdl != x.wdl || (e.wdl != Wdl::kDraw && e.distance != x.distance))
-          problem = "stored " + describe(e.wdl, e.distance) + ", recomputed " +
-                    describe(x.wdl, x.distance);
-        else if (rule_part &&
-                 (e.rule != x.rule || ((e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) &&
-                                       e.plies_to_mill != x.plies_to_mill)))
-          problem = "ply-limit part: stored " + describe(e.rule, e.plies_to_mill) +
-                    ", recomputed " + describe(x.rule, x.plies_to_mill);
-        if (problem.empty()) continue;
-        std::lock_guard lock(mutex);
-        ++report.errors;
-        // While placing, one more cow in hand than the other side means black is to move.
-        const Position shown = s.mover_in_hand > s.other_in_hand ? pos.colour_swapped() : pos;
-        errors.emplace(std::pair{s, begin + k}, s.name() + " #" + std::to_string(begin + k) + " (" +
-                                                    to_string(shown) + "): " + problem);
-        if (errors.size() > max_listed) errors.erase(std::prev(errors.end()));
+      for (std::uint64_t i = begin; i < end; ++i) {
+        const Position pos = position_at(checked.index, s, i);
+        findings.compare(s, i, pos, checked.entries[i], recompute(db.game(), stored, pos));
       }
       progress.advance(end - begin);
     });
     report.positions += n;
   }
-  for (auto& [key, text] : errors) report.first_errors.push_back(std::move(text));
+}
+
+// The sampled positions recomputed from probes of their successors, through the database's
+// block cache: only the blocks that the sample touches are read.
+void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
+                   const VerifySample& sample, Progress& progress, Findings& findings,
+                   VerifyReport& report) {
+  auto stored = [&](const Position& child) {
+    return db.entry(child.mover(), child.other(), child.in_hand[kWhite], child.in_hand[kBlack]);
+  };
+  for (const Subspace& s : subspaces) {
+    const TableReader* table = db.table(s);
+    if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
+    const SubspaceIndex index(db.game().board(), s);
+    const std::uint64_t n = index.size();
+    std::atomic<std::uint64_t> checked = 0;
+    progress.begin("verify a sample of " + s.name(), n);
+    for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
+      std::uint64_t mine = 0;
+      for (std::uint64_t i = begin; i < end; ++i) {
+        if (!in_sample(sample, s, i, n)) continue;
+        const Position pos = position_at(index, s, i);
+        findings.compare(s, i, pos, table->probe(i), recompute(db.game(), stored, pos));
+        ++mine;
+      }
+      checked += mine;
+      progress.advance(end - begin);
+    });
+    report.positions += checked;
+  }
+}
+
+}  // namespace
+
+bool in_sample(const VerifySample& sample, Subspace s, std::uint64_t i, std::uint64_t n) {
+  if (sample.fraction >= 1) return true;
+  const std::uint64_t key = subspace_key(sample, s);
+  // Every table has one position checked however small the fraction.
+  if (i == key % n) return true;
+  return mix(key + i) < static_cast<std::uint64_t>(sample.fraction * 0x1p64);
+}
+
+VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, Progress& progress,
+                    std::optional<VerifySample> sample, std::size_t max_listed) {
+  VerifyReport report;
+  Findings findings(db.rules().ply_limit > 0, max_listed);
+  if (sample && sample->fraction < 1)
+    verify_sample(db, subspaces, *sample, progress, findings, report);
+  else
+    verify_all(db, subspaces, progress, findings, report);
+  findings.report_to(report);
   return report;
 }
 

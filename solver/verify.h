@@ -19,7 +19,19 @@ struct VerifyReport {
   std::vector<std::string> first_errors;  // at most max_listed, in subspace and index order
 };
 
+// A deterministic random sample: each position is in it with probability `fraction`, decided
+// by a hash of `seed`, its subspace and its index (so the same whatever the threads), and every
+// table has at least one position in it.
+struct VerifySample {
+  double fraction = 1;
+  std::uint64_t seed = 0;
+};
+// Whether position i of subspace s, which has n positions, is in the sample.
+bool in_sample(const VerifySample& sample, Subspace s, std::uint64_t i, std::uint64_t n);
+
+// Recomputes every stored position of `subspaces`, or with `sample` (fraction < 1) the sampled
+// ones, probing their successors instead of decoding whole tables.
 VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, Progress& progress,
-                    std::size_t max_listed = 20);
+                    std::optional<VerifySample> sample = std::nullopt, std::size_t max_listed = 20);
 
 }  // namespace mora::solver

@@ -9,23 +9,36 @@ int run_verify(const std::vector<std::string>& args) {
   po::options_description options("verify options");
   add_database_option(options);
   options.add_options()("subspace", po::value<std::string>(), "verify only this subspace")(
+      "sample", po::value<double>(),
+      "recompute only this fraction of the positions of every table (0 < F <= 1): a\n"
+      "deterministic random sample, at least one position a table; successors are probed\n"
+      "instead of decoding whole tables")("seed", po::value<std::uint64_t>()->default_value(0),
+                                          "the seed of the --sample")(
       "quiet,q", "no progress lines on stderr");
   auto vm = parse("verify",
-                  "--db DIR [--subspace MvO]\n\n"
-                  "Recomputes every stored position from its successors by forward move\n"
-                  "generation and lookups, pure and ply-limit parts. Exit status 1 when any\n"
-                  "position disagrees.",
+                  "--db DIR [--subspace S] [--sample F [--seed N]]\n\n"
+                  "Recomputes every stored position (or a sample of them) from its successors\n"
+                  "by forward move generation and lookups, pure and ply-limit parts. Exit\n"
+                  "status 1 when any position disagrees.",
                   options, args);
   if (!vm) return 0;
   const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const Database db(folders);
   std::vector<Subspace> subspaces = db.subspaces();
   if (vm->count("subspace")) subspaces = {Subspace::parse((*vm)["subspace"].as<std::string>())};
+  std::optional<solver::VerifySample> sample;
+  if (vm->count("sample")) {
+    sample = solver::VerifySample{(*vm)["sample"].as<double>(), (*vm)["seed"].as<std::uint64_t>()};
+    if (!(sample->fraction > 0 && sample->fraction <= 1))
+      throw po::error("--sample must be a fraction above 0 and at most 1");
+  } else if (!(*vm)["seed"].defaulted()) {
+    throw po::error("--seed goes with --sample");
+  }
   solver::Progress progress(!vm->count("quiet"));
-  const auto report = solver::verify(db, subspaces, progress);
+  const auto report = solver::verify(db, subspaces, progress, sample);
   for (const auto& e : report.first_errors) std::cout << "error: " << e << '\n';
-  std::cout << "verified " << report.positions << " positions in " << subspaces.size()
-            << " tables: " << report.errors << " errors\n";
+  std::cout << "verified " << report.positions << (sample ? " sampled" : "") << " positions in "
+            << subspaces.size() << " tables: " << report.errors << " errors\n";
   return report.errors == 0 ? 0 : 1;
 }
 
