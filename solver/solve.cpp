@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <iomanip>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -83,6 +85,12 @@ std::vector<Subspace> exit_subspaces(const Rules& rules, Subspace unit) {
     for (int shots = 1; shots <= rules.shots_per_double_mill; ++shots)
       if (side.other - shots >= kMinCows) out.push_back({side.other - shots, side.mover, 0, 0});
   return out;
+}
+
+std::uint64_t unit_size(const Board& board, Subspace unit) {
+  std::uint64_t n = 0;
+  for (Subspace s : sides_of(unit)) n += SubspaceIndex(board, s).size();
+  return n;
 }
 
 std::vector<Subspace> subspaces_up_to(int max_total) {
@@ -212,15 +220,61 @@ UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, S
   return report;
 }
 
+namespace {
+
+std::string clock_time(double seconds) {
+  const auto s = static_cast<long long>(seconds);
+  char text[32];
+  std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  return text;
+}
+
+// Where the whole run stands, weighted by unit size: positions solved of those to solve, the
+// time so far, and the time left at the rate so far.
+class RunProgress {
+ public:
+  explicit RunProgress(std::uint64_t total) : total_(total) {}
+  std::string after(std::uint64_t positions) {
+    done_ += positions;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::ostringstream line;
+    line << "run: " << done_ << " of " << total_ << " positions (" << std::fixed
+         << std::setprecision(1) << 100.0 * static_cast<double>(done_) / static_cast<double>(total_)
+         << " %), " << clock_time(elapsed) << " elapsed";
+    if (done_ < total_)
+      line << ", about "
+           << clock_time(elapsed * static_cast<double>(total_ - done_) / static_cast<double>(done_))
+           << " left";
+    return line.str();
+  }
+
+ private:
+  std::uint64_t total_, done_ = 0;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
 std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
   prepare_folder(options.folder, options.rules, log);
+  const Board& board = Game(options.rules).board();
   std::vector<UnitReport> reports;
   Progress progress(options.progress);
   const auto units = units_for(options.rules, options.targets);
+  std::vector<bool> finished(units.size());
+  std::uint64_t to_solve = 0;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    finished[u] = unit_finished(options.folder, options.rules, units[u], log);
+    if (!finished[u]) to_solve += unit_size(board, units[u]);
+  }
+  log << std::count(finished.begin(), finished.end(), false) << " of " << units.size()
+      << " units to solve (" << to_solve << " positions)" << std::endl;
+  RunProgress run(to_solve);
   for (std::size_t u = 0; u < units.size(); ++u) {
     std::ostringstream tag;
     tag << '[' << u + 1 << '/' << units.size() << "] ";
-    if (unit_finished(options.folder, options.rules, units[u], log)) {
+    if (finished[u]) {
       log << tag.str() << units[u].name() << ": finished before\n";
       reports.push_back(UnitReport{units[u], 0, 0, 0, 0, true});
       continue;
@@ -229,7 +283,7 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
     log << tag.str() << r.unit.name() << ": " << r.positions << " positions in " << r.seconds
         << " s (" << static_cast<double>(r.positions) / std::max(r.seconds, 1e-9) / 1e6
         << " M/s), state " << r.state_bytes / (1 << 20) << " MiB, exits "
-        << r.exit_bytes / (1 << 20) << " MiB" << std::endl;
+        << r.exit_bytes / (1 << 20) << " MiB; " << run.after(r.positions) << std::endl;
     reports.push_back(r);
   }
   return reports;

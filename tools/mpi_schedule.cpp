@@ -205,9 +205,7 @@ void Coordinator::plan() {
   for (Subspace u : order) {
     Unit& x = units_.emplace_back();
     x.unit = x.report.unit = u;
-    x.size = SubspaceIndex(game.board(), u).size();
-    if (u.moving_phase() && u.mover != u.other)
-      x.size += SubspaceIndex(game.board(), {u.other, u.mover, 0, 0}).size();
+    x.size = solver::unit_size(game.board(), u);
     x.finished = solver::unit_finished(options_.folder, options_.rules, u, log_);
     x.report.skipped = x.finished;
     remaining_ += !x.finished;
