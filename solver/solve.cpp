@@ -170,7 +170,8 @@ namespace {
 
 UnitReport solve_placing_unit(const std::filesystem::path& folder, const Game& game, Subspace unit,
                               Progress& progress) {
-  UnitReport report{unit};
+  UnitReport report;
+  report.unit = unit;
   DecodedTables successors;
   for (Subspace child : placing_successors(game.rules(), unit))
     successors.load(game.board(), TableReader(folder / table_file_name(child)));
@@ -188,8 +189,9 @@ UnitReport solve_placing_unit(const std::filesystem::path& folder, const Game& g
 
 }  // namespace
 
-UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
-                      Progress& progress) {
+UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress) {
+  const std::filesystem::path& folder = options.folder;
+  const Rules& rules = options.rules;
   const Game game(rules);
   const auto start = std::chrono::steady_clock::now();
   auto seconds = [&] {
@@ -200,12 +202,13 @@ UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, S
     report.seconds = seconds();
     return report;
   }
-  UnitReport report{unit};
+  UnitReport report;
+  report.unit = unit;
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
       exits.add(load_exit_table(game, folder / table_file_name(e), e));
-  UnitSolver solver(game, unit, exits, progress, folder);
+  UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds);
   solver.solve();
   for (int s = 0; s < solver.num_sides(); ++s) {
     const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0};
@@ -214,8 +217,11 @@ UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, S
     writer.finish();
     report.positions += solver.size(s);
   }
+  solver.remove_scratch_files();
   report.seconds = seconds();
   report.state_bytes = solver.peak_state_bytes();
+  report.checkpoint_bytes = solver.checkpoint_bytes();
+  report.resumed_from = solver.resumed_from();
   report.exit_bytes = exits.bytes();
   return report;
 }
@@ -256,6 +262,16 @@ class RunProgress {
 
 }  // namespace
 
+std::string describe(const UnitReport& r) {
+  std::ostringstream line;
+  line << r.unit.name() << ": " << r.positions << " positions in " << r.seconds << " s ("
+       << static_cast<double>(r.positions) / std::max(r.seconds, 1e-9) / 1e6 << " M/s), state "
+       << r.state_bytes / (1 << 20) << " MiB, exits " << r.exit_bytes / (1 << 20) << " MiB";
+  if (r.checkpoint_bytes) line << ", checkpoint " << r.checkpoint_bytes / (1 << 20) << " MiB";
+  if (!r.resumed_from.empty()) line << ", resumed from its checkpoint at the " << r.resumed_from;
+  return line.str();
+}
+
 std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
   prepare_folder(options.folder, options.rules, log);
   const Board& board = Game(options.rules).board();
@@ -276,14 +292,14 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
     tag << '[' << u + 1 << '/' << units.size() << "] ";
     if (finished[u]) {
       log << tag.str() << units[u].name() << ": finished before\n";
-      reports.push_back(UnitReport{units[u], 0, 0, 0, 0, true});
+      UnitReport skipped;
+      skipped.unit = units[u];
+      skipped.skipped = true;
+      reports.push_back(skipped);
       continue;
     }
-    const UnitReport r = solve_unit(options.folder, options.rules, units[u], progress);
-    log << tag.str() << r.unit.name() << ": " << r.positions << " positions in " << r.seconds
-        << " s (" << static_cast<double>(r.positions) / std::max(r.seconds, 1e-9) / 1e6
-        << " M/s), state " << r.state_bytes / (1 << 20) << " MiB, exits "
-        << r.exit_bytes / (1 << 20) << " MiB; " << run.after(r.positions) << std::endl;
+    const UnitReport r = solve_unit(options, units[u], progress);
+    log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     reports.push_back(r);
   }
   return reports;

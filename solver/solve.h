@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "game/rules.h"
@@ -38,6 +39,9 @@ struct SolveOptions {
   Rules rules;
   std::vector<Subspace> targets;
   bool progress = true;
+  // A unit saves its state at the first safe point this long after the last save (0: at every
+  // one; negative: never), so that a killed run loses at most about this much of it.
+  double checkpoint_seconds = 300;
 };
 
 struct UnitReport {
@@ -47,6 +51,8 @@ struct UnitReport {
   std::uint64_t state_bytes = 0;
   std::uint64_t exit_bytes = 0;
   bool skipped = false;
+  std::uint64_t checkpoint_bytes = 0;  // of the largest checkpoint saved
+  std::string resumed_from;            // where a checkpoint let it resume, if one did
 };
 
 // Prepares `folder` for solving with `rules`: creates it, and throws std::invalid_argument if
@@ -57,8 +63,10 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
                    std::ostream& log);
 // Solves one unit (moving or placing) whose dependencies are finished and writes its tables
 // (atomically, one file per subspace).
-UnitReport solve_unit(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
-                      Progress& progress);
+UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress);
+
+// One line on a solved unit: positions, time, rate, memory, checkpoint, resumption.
+std::string describe(const UnitReport& report);
 
 // Solves what is not finished yet. `log` gets one line per unit. Throws on bad input (tables
 // of other rules in the folder) before changing anything.

@@ -5,9 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 
+#include "db/durable_file.h"
+#include "solver/checkpoint.h"
 #include "solver/chunks.h"
 #include "solver/solve.h"
 
@@ -43,11 +47,13 @@ Position moving_position(Bitboard mover, Bitboard other) {
 }  // namespace
 
 UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits,
-                       Progress& progress, std::filesystem::path scratch_folder)
+                       Progress& progress, std::filesystem::path scratch_folder,
+                       double checkpoint_seconds)
     : game_(game),
       progress_(progress),
       scratch_folder_(std::move(scratch_folder)),
-      rule_part_(game.rules().ply_limit > 0) {
+      rule_part_(game.rules().ply_limit > 0),
+      checkpoint_seconds_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
   sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}});
   if (subspace.mover != subspace.other) {
@@ -64,11 +70,13 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
   }
 }
 
-UnitSolver::~UnitSolver() {
-  for (int s = 0; s < num_sides(); ++s) {
-    std::error_code ignored;
-    std::filesystem::remove(rule_file(s), ignored);
-  }
+// The scratch files stay when solving fails: a checkpoint of the pure part needs them.
+UnitSolver::~UnitSolver() = default;
+
+void UnitSolver::remove_scratch_files() const {
+  std::error_code ignored;
+  for (int s = 0; s < num_sides(); ++s) std::filesystem::remove(rule_file(s), ignored);
+  std::filesystem::remove(checkpoint_file(scratch_folder_, subspace(0)), ignored);
 }
 
 std::filesystem::path UnitSolver::rule_file(int side) const {
@@ -76,15 +84,15 @@ std::filesystem::path UnitSolver::rule_file(int side) const {
 }
 
 void UnitSolver::solve() {
-  if (rule_part_) {
-    solve_part(Part::kRule);
+  std::optional<ResumePoint> resume = restore();
+  if (rule_part_ && (!resume || resume->part == Part::kRule)) {
+    solve_part(Part::kRule, std::exchange(resume, std::nullopt));
     spill_rule_part();
   }
-  solve_part(Part::kPure);
+  solve_part(Part::kPure, resume);
 }
 
-void UnitSolver::solve_part(Part part) {
-  max_pending_ = 0;
+void UnitSolver::allocate() {
   for (Side& side : sides_) {
     side.states.assign(side.index.size(), state::kOpen);
     side.layer_marks.assign((side.index.size() + 63) / 64, 0);
@@ -92,27 +100,91 @@ void UnitSolver::solve_part(Part part) {
   std::uint64_t bytes = 0;
   for (const Side& side : sides_) bytes += bytes_of(side.states) + bytes_of(side.layer_marks);
   peak_bytes_ = std::max(peak_bytes_, bytes);
+}
+
+std::vector<std::span<std::byte>> UnitSolver::arrays() {
+  std::vector<std::span<std::byte>> out;
+  for (Side& side : sides_) {
+    out.push_back(std::as_writable_bytes(std::span(side.states)));
+    out.push_back(std::as_writable_bytes(std::span(side.layer_marks)));
+  }
+  return out;
+}
+
+std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
+  const auto file = checkpoint_file(scratch_folder_, subspace(0));
+  if (!std::filesystem::exists(file)) return std::nullopt;
+  allocate();
+  std::string why;
+  std::optional<CheckpointHeader> header =
+      load_checkpoint(file, game_.rules().fingerprint(), subspace(0), arrays(), why);
+  const Part part = header && header->part == 1 ? Part::kRule : Part::kPure;
+  // The pure part reads the finished ply-limit part from its scratch files.
+  if (header && part == Part::kPure && rule_part_)
+    for (int s = 0; s < num_sides(); ++s) {
+      std::error_code ec;
+      if (std::filesystem::file_size(rule_file(s), ec) != size(s) || ec) {
+        why = "the scratch file " + rule_file(s).string() + " is missing or short";
+        header.reset();
+      }
+    }
+  if (!header) {
+    std::fprintf(stderr, "warning: %s: %s; solving the unit from the start\n", file.c_str(),
+                 why.c_str());
+    return std::nullopt;
+  }
+  max_pending_ = header->max_pending;
+  resumed_from_ =
+      std::string(part_name(part)) + " part, layer " + std::to_string(header->next_layer);
+  return ResumePoint{part, header->next_layer};
+}
+
+void UnitSolver::save_if_due(Part part, int next_layer) {
+  const auto now = std::chrono::steady_clock::now();
+  if (checkpoint_seconds_ < 0 ||
+      std::chrono::duration<double>(now - last_checkpoint_).count() < checkpoint_seconds_)
+    return;
+  std::vector<std::span<const std::byte>> out;
+  std::uint64_t bytes = 0;
+  for (auto a : arrays()) {
+    out.emplace_back(a);
+    bytes += a.size();
+  }
+  save_checkpoint(checkpoint_file(scratch_folder_, subspace(0)),
+                  CheckpointHeader{game_.rules().fingerprint(), subspace(0),
+                                   part == Part::kRule ? 1 : 0, next_layer, max_pending_},
+                  out);
+  checkpoint_bytes_ = std::max(checkpoint_bytes_, bytes);
+  last_checkpoint_ = std::chrono::steady_clock::now();
+}
+
+void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
+  if (resume) {
+    run_layers(part, resume->layer);
+    return;
+  }
+  max_pending_ = 0;
+  allocate();
   for (int s = 0; s < num_sides(); ++s) {
     progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits", size(s));
     initialise(part, s);
   }
-  run_layers(part);
+  save_if_due(part, 0);
+  run_layers(part, 0);
 }
 
 void UnitSolver::spill_rule_part() {
   for (int s = 0; s < num_sides(); ++s) {
     auto& states = sides_[s].states;
     std::vector<std::uint8_t> bytes(std::min<std::uint64_t>(states.size(), kChunk));
-    std::ofstream out(rule_file(s), std::ios::binary | std::ios::trunc);
+    DurableFile out(rule_file(s));
     for (std::uint64_t begin = 0; begin < states.size(); begin += kChunk) {
       const std::uint64_t end = std::min<std::uint64_t>(states.size(), begin + kChunk);
       std::transform(states.begin() + static_cast<std::ptrdiff_t>(begin),
                      states.begin() + static_cast<std::ptrdiff_t>(end), bytes.begin(), encode_rule);
-      out.write(reinterpret_cast<const char*>(bytes.data()),
-                static_cast<std::streamsize>(end - begin));
+      out.write(bytes.data(), end - begin);
     }
-    out.close();
-    if (!out) throw std::runtime_error("cannot write the scratch file " + rule_file(s).string());
+    out.commit();
   }
 }
 
@@ -121,9 +193,9 @@ void UnitSolver::mark(Side& side, std::uint64_t i, int d) {
       .fetch_or(std::uint64_t{1} << (d % 64), std::memory_order_relaxed);
 }
 
-void UnitSolver::run_layers(Part part) {
+void UnitSolver::run_layers(Part part, int first_layer) {
   const int cap = part == Part::kPure ? state::kMaxDistance : game_.rules().ply_limit;
-  for (int d = 0; d < cap; ++d) {
+  for (int d = first_layer; d < cap; ++d) {
     std::uint64_t decided = 0;
     for (int s = 0; s < num_sides(); ++s) {
       progress_.begin(
@@ -132,6 +204,7 @@ void UnitSolver::run_layers(Part part) {
       decided += propagate(part, s, d, cap);
     }
     if (decided == 0 && d >= max_pending_) break;
+    save_if_due(part, d + 1);
   }
   if (part == Part::kPure && max_pending_ >= state::kMaxDistance)
     throw std::runtime_error("a distance exceeds the 13-bit state");

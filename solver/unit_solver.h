@@ -18,9 +18,12 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "db/table.h"
@@ -36,10 +39,12 @@ namespace mora::solver {
 class UnitSolver {
  public:
   // Solves the unit of `subspace` (a moving-phase subspace); `exits` must hold every table
-  // that a mill of either side leads to. The scratch file of the ply-limit part goes to
-  // `scratch_folder`.
+  // that a mill of either side leads to. The scratch file of the ply-limit part and the
+  // checkpoint (solver/checkpoint.h) go to `scratch_folder`: a checkpoint is saved at the first
+  // safe point (between layers) `checkpoint_seconds` after the previous one or the start
+  // (never when negative), and solve() resumes from a usable one it finds there.
   UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits, Progress& progress,
-             std::filesystem::path scratch_folder);
+             std::filesystem::path scratch_folder, double checkpoint_seconds = -1);
   ~UnitSolver();
   UnitSolver(const UnitSolver&) = delete;
   UnitSolver& operator=(const UnitSolver&) = delete;
@@ -53,6 +58,12 @@ class UnitSolver {
   void emit(int side, const std::function<void(std::span<const Entry>)>& sink) const;
   // Bytes of per-position state held at the peak of solve().
   std::uint64_t peak_state_bytes() const { return peak_bytes_; }
+  // Bytes of the largest checkpoint saved (0 if none was).
+  std::uint64_t checkpoint_bytes() const { return checkpoint_bytes_; }
+  // Where solve() resumed, e.g. "pure part, layer 12"; empty when it started afresh.
+  const std::string& resumed_from() const { return resumed_from_; }
+  // Removes the checkpoint and the scratch files; call once the tables are written.
+  void remove_scratch_files() const;
 
  private:
   enum class Part { kPure, kRule };
@@ -73,10 +84,19 @@ class UnitSolver {
   };
 
   static const char* part_name(Part part) { return part == Part::kPure ? "pure" : "ply-limit"; }
-  void solve_part(Part part);
+  // The part and layer a usable checkpoint continues at, its arrays loaded.
+  struct ResumePoint {
+    Part part;
+    int layer;
+  };
+  std::optional<ResumePoint> restore();
+  void save_if_due(Part part, int next_layer);
+  std::vector<std::span<std::byte>> arrays();
+  void allocate();
+  void solve_part(Part part, std::optional<ResumePoint> resume);
   // Weighs the in-unit moves and scores the exits of every position of `side`.
   void initialise(Part part, int side);
-  void run_layers(Part part);
+  void run_layers(Part part, int first_layer);
   // Processes every position of `side` decided at exactly `d`; returns how many it decided
   // (pending ones included).
   std::uint64_t propagate(Part part, int side, int d, int cap);
@@ -106,6 +126,10 @@ class UnitSolver {
   bool rule_part_ = false;
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   std::uint64_t peak_bytes_ = 0;
+  double checkpoint_seconds_;
+  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
+  std::uint64_t checkpoint_bytes_ = 0;
+  std::string resumed_from_;
 };
 
 }  // namespace mora::solver

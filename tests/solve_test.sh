@@ -6,6 +6,8 @@
 # MODE kill: `morabaraba solve` is killed once its first table is written, then started again
 # with the same command; it must keep what was finished, end with the same files and leave
 # no temporary file behind.
+# MODE kill-checkpoint: the same with a checkpoint at every layer, killed once the first
+# checkpoint is written, in the middle of a unit: the restart must resume from it.
 # MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte.
 # MODE kill-all, kill-rank: a 2-rank run is killed once its first table is written (every
 # process of the job, or one rank, after which mpirun must end the others), then started again
@@ -42,15 +44,15 @@ same_as_reference() {
 # The processes of session $1 (mpirun started by setsid, and its ranks).
 session() { ps -eo pid=,sid= | awk -v s="$1" '$2 == s { print $1 }'; }
 
-# Waits until the run $1 has written a table, kills it as $mode says, and waits until no
-# process of it is left.
+# Waits until the run $1 has written a file matching $2 (a table by default), kills it as $mode
+# says, and waits until no process of it is left.
 kill_after_first_table() {
-  local job=$1
+  local job=$1 written=${2:-*.mtb}
   for ((i = 0; i < 600; ++i)); do
-    compgen -G "$db/*.mtb" >/dev/null && break
+    compgen -G "$db/$written" >/dev/null && break
     sleep 0.1
   done
-  compgen -G "$db/*.mtb" >/dev/null || fail "no table after 60 s"
+  compgen -G "$db/$written" >/dev/null || fail "no $written after 60 s"
   case $mode in
     kill-rank) kill -KILL $(ps -o pid= --ppid "$job" | head -n 1) ;;
     *) kill -KILL $(session "$job") ;;
@@ -71,8 +73,12 @@ check_restart() {
   [ "$(ls "$db"/*.mtb | wc -l)" -lt "$(ls "$work"/reference/*.mtb | wc -l)" ] ||
     fail "killed too late: every table was written"
   "$@" >>"$db.log" 2>&1 || fail "the second run failed"
-  grep -Eq "[1-9][0-9]* were finished before" "$db.log" ||
-    fail "the second run did not keep the finished tables"
+  if [ "$mode" = kill-checkpoint ]; then
+    grep -q "resumed from its checkpoint" "$db.log" || fail "the second run did not resume"
+  else
+    grep -Eq "[1-9][0-9]* were finished before" "$db.log" ||
+      fail "the second run did not keep the finished tables"
+  fi
   same_as_reference
   [ -z "$(ls "$db" | grep -v '\.mtb$')" ] || fail "files left behind: $(ls "$db")"
 }
@@ -89,6 +95,12 @@ case $mode in
     # setsid: the run is a session of its own, as the MPI runs are.
     setsid "${solve_one[@]}" >>"$db.log" 2>&1 &
     kill_after_first_table $!
+    check_restart "${solve_one[@]}"
+    ;;
+  kill-checkpoint)
+    solve_one+=(--checkpoint-minutes 0)
+    setsid "${solve_one[@]}" >>"$db.log" 2>&1 &
+    kill_after_first_table $! "*.checkpoint"
     check_restart "${solve_one[@]}"
     ;;
   kill-all | kill-rank)

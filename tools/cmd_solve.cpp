@@ -19,7 +19,11 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
       "whole-game",
       "solve the whole game of --herd cows a player: every placing position and the moving-phase "
       "units they lead to")("threads", po::value<int>()->default_value(omp_get_max_threads()),
-                            "OpenMP threads")("quiet,q", "no progress lines on stderr");
+                            "OpenMP threads")(
+      "checkpoint-minutes", po::value<double>()->default_value(5),
+      "save a unit's state this often (at the first layer boundary after the time is up), so "
+      "that a killed run loses at most about this much of the unit; 0: at every layer")(
+      "quiet,q", "no progress lines on stderr");
   add_rules_option(options);
   auto vm = parse("solve",
                   "--db DIR [--rules R] (--max-total N | --subspace S | --whole-game [--herd N])\n"
@@ -40,6 +44,8 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
   opts.folder = (*vm)["db"].as<std::string>();
   opts.rules = rules_from(*vm);
   opts.progress = !vm->count("quiet");
+  opts.checkpoint_seconds = 60 * (*vm)["checkpoint-minutes"].as<double>();
+  if (opts.checkpoint_seconds < 0) throw po::error("--checkpoint-minutes cannot be negative");
   if (vm->count("max-total")) {
     const int n = (*vm)["max-total"].as<int>();
     if (n < 6 || n > 24) throw po::error("--max-total must be from 6 to 24");

@@ -35,7 +35,28 @@ struct ReportMessage {
   std::uint64_t positions = 0;
   std::uint64_t state_bytes = 0;
   std::uint64_t exit_bytes = 0;
+  std::uint64_t checkpoint_bytes = 0;
   double seconds = 0;
+  char resumed_from[64] = {};  // UnitReport::resumed_from, cut to fit
+
+  explicit ReportMessage(const UnitReport& r = {})
+      : positions(r.positions),
+        state_bytes(r.state_bytes),
+        exit_bytes(r.exit_bytes),
+        checkpoint_bytes(r.checkpoint_bytes),
+        seconds(r.seconds) {
+    r.resumed_from.copy(resumed_from, sizeof resumed_from - 1);
+  }
+  UnitReport report() const {
+    UnitReport r;
+    r.positions = positions;
+    r.state_bytes = state_bytes;
+    r.exit_bytes = exit_bytes;
+    r.checkpoint_bytes = checkpoint_bytes;
+    r.seconds = seconds;
+    r.resumed_from = resumed_from;
+    return r;
+  }
 };
 // Sent as bytes: the ranks of one job run the same binary on the same architecture.
 static_assert(std::is_trivially_copyable_v<ReportMessage>);
@@ -53,7 +74,7 @@ MPI_Status wait_for_message(int source) {
 }
 
 void send_report(const UnitReport& r) {
-  const ReportMessage m{r.positions, r.state_bytes, r.exit_bytes, r.seconds};
+  const ReportMessage m(r);
   MPI_Send(&m, sizeof m, MPI_BYTE, 0, kReport, MPI_COMM_WORLD);
 }
 
@@ -66,8 +87,8 @@ void work(const solver::SolveOptions& options) {
     int unit[4];
     MPI_Recv(unit, 4, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (status.MPI_TAG == kStop) return;
-    send_report(solver::solve_unit(options.folder, options.rules,
-                                   Subspace{unit[0], unit[1], unit[2], unit[3]}, progress));
+    send_report(
+        solver::solve_unit(options, Subspace{unit[0], unit[1], unit[2], unit[3]}, progress));
   }
 }
 
@@ -114,7 +135,7 @@ class LocalWorker {
       std::optional<UnitReport> report;
       std::exception_ptr error;
       try {
-        report = solver::solve_unit(options_.folder, options_.rules, unit, progress);
+        report = solver::solve_unit(options_, unit, progress);
       } catch (...) {
         error = std::current_exception();
       }
@@ -256,11 +277,8 @@ void Coordinator::finish(int rank, const UnitReport& report) {
   ++r.units;
   r.positions += report.positions;
   r.busy_seconds += report.seconds;
-  entry() << "rank " << rank << " solved " << x.unit.name() << ": " << report.positions
-          << " positions in " << report.seconds << " s ("
-          << static_cast<double>(report.positions) / std::max(report.seconds, 1e-9) / 1e6
-          << " M/s), state " << report.state_bytes / (1 << 20) << " MiB, exits "
-          << report.exit_bytes / (1 << 20) << " MiB; " << remaining_ << " units left";
+  entry() << "rank " << rank << " solved " << solver::describe(x.report) << "; " << remaining_
+          << " units left";
   for (int d : x.dependents)
     if (--units_[d].unfinished_inputs == 0) ready_.push({units_[d].size, -d});
 }
@@ -279,8 +297,7 @@ std::vector<UnitReport> Coordinator::run() {
         MPI_Recv(&m, sizeof m, MPI_BYTE, status.MPI_SOURCE, kReport, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
         if (std::exchange(ranks_[status.MPI_SOURCE].heard, true))
-          finish(status.MPI_SOURCE,
-                 UnitReport{{}, m.positions, m.seconds, m.state_bytes, m.exit_bytes, false});
+          finish(status.MPI_SOURCE, m.report());
       } else if (const auto report = local.poll()) {
         finish(0, *report);
       } else {

@@ -1,0 +1,72 @@
+#include "db/durable_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace mora {
+
+void fsync_folder(const std::filesystem::path& folder) {
+  const auto dir = folder.empty() ? std::filesystem::path(".") : folder;
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const bool ok = fd >= 0 && ::fsync(fd) == 0;
+  const std::string reason = std::strerror(errno);
+  if (fd >= 0) ::close(fd);
+  if (!ok) throw IoError(dir.string() + ": fsync of the folder failed: " + reason);
+}
+
+DurableFile::DurableFile(std::filesystem::path path)
+    : path_(std::move(path)), temp_path_(path_.string() + ".tmp") {
+  fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail("cannot create");
+}
+
+DurableFile::~DurableFile() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  std::error_code ignored;
+  std::filesystem::remove(temp_path_, ignored);
+}
+
+void DurableFile::fail(const std::string& what) const {
+  throw IoError(temp_path_.string() + ": " + what + ": " + std::strerror(errno));
+}
+
+void DurableFile::write(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t w = ::write(fd_, p, bytes);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) fail("write failed");
+    p += w;
+    bytes -= static_cast<std::size_t>(w);
+  }
+}
+
+void DurableFile::commit() {
+  if (::fsync(fd_) != 0) fail("fsync failed");
+  if (::close(std::exchange(fd_, -1)) != 0) fail("close failed");
+  std::error_code ec;
+  std::filesystem::rename(temp_path_, path_, ec);
+  if (ec)
+    throw IoError(temp_path_.string() + ": cannot rename to " + path_.string() + ": " +
+                  ec.message());
+  fsync_folder(path_.parent_path());
+}
+
+bool read_fully(int fd, void* data, std::size_t bytes) {
+  auto* p = static_cast<char*>(data);
+  while (bytes > 0) {
+    const ssize_t r = ::read(fd, p, bytes);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    p += r;
+    bytes -= static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+}  // namespace mora

@@ -1,0 +1,39 @@
+// Files written whole or not at all: the bytes go to `<path>.tmp`, and commit() fsyncs them,
+// renames the file into place and fsyncs the folder, so that a killed process never leaves a
+// file under the final name that is not complete. Errors throw IoError naming the file and
+// the system's reason ("No space left on device", ...).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <stdexcept>
+
+namespace mora {
+
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Makes a rename or a creation in `folder` durable.
+void fsync_folder(const std::filesystem::path& folder);
+
+class DurableFile {
+ public:
+  explicit DurableFile(std::filesystem::path path);
+  ~DurableFile();  // without commit(): the temporary file is removed
+  DurableFile(const DurableFile&) = delete;
+  DurableFile& operator=(const DurableFile&) = delete;
+
+  void write(const void* data, std::size_t bytes);
+  void commit();
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const;
+  std::filesystem::path path_, temp_path_;
+  int fd_ = -1;
+};
+
+// Reads exactly `bytes` at the current offset of an open file; false at a short file.
+bool read_fully(int fd, void* data, std::size_t bytes);
+
+}  // namespace mora
