@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "db/durable_file.h"
 #include "db/table.h"
 #include "solver/placing_solver.h"
 #include "solver/unit_solver.h"
@@ -262,6 +263,15 @@ class RunProgress {
 
 }  // namespace
 
+namespace {
+
+constexpr const char* kHowToContinue =
+    "The run stopped here. Every finished table is kept and no unfinished one looks finished: "
+    "once the cause is fixed (for a full disk, free some space), the same command continues "
+    "where it stopped.";
+
+}  // namespace
+
 std::string describe(const UnitReport& r) {
   std::ostringstream line;
   line << r.unit.name() << ": " << r.positions << " positions in " << r.seconds << " s ("
@@ -298,7 +308,14 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
       reports.push_back(skipped);
       continue;
     }
-    const UnitReport r = solve_unit(options, units[u], progress);
+    UnitReport r;
+    try {
+      r = solve_unit(options, units[u], progress);
+    } catch (const IoError& e) {
+      throw IoError(std::string(e.what()) + "\n" + kHowToContinue);
+    } catch (const TableError& e) {
+      throw TableError(std::string(e.what()) + "\n" + kHowToContinue);
+    }
     log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     reports.push_back(r);
   }
