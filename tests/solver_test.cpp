@@ -247,5 +247,50 @@ TEST(Solver, UnitsComeAfterWhatTheirMillsReach) {
   EXPECT_NE(std::find(deps.begin(), deps.end(), Subspace{5, 3, 0, 0}), deps.end());
 }
 
+// verify --sample: a sample passes a good database and catches a value altered at a sampled
+// position; the sample does not depend on the thread count.
+TEST_F(SolvedSmall, SampledVerifierPassesAndCatchesAnAlteredValue) {
+  solver::Progress quiet(false);
+  const solver::VerifySample sample{0.01, 7};
+  {
+    const Database db({*folder_});
+    const auto report = solver::verify(db, db.subspaces(), quiet, sample);
+    EXPECT_EQ(report.errors, 0u);
+    // About 1 % of 169,626 + 2 * 760,398 positions, at least one per table.
+    EXPECT_GT(report.positions, 12'000u);
+    EXPECT_LT(report.positions, 22'000u);
+  }
+  const fs::path copy = fresh_folder("altered_sample");
+  fs::copy(*folder_, copy);
+  const Subspace s{3, 4, 0, 0};
+  const fs::path file = copy / table_file_name(s);
+  std::vector<Entry> entries;
+  TableHeader header;
+  {
+    const TableReader t(file);
+    entries = read_all(t);
+    header = t.header();
+  }
+  // A sampled win made one ply longer.
+  std::uint64_t altered = entries.size();
+  for (std::uint64_t i = 0; i < entries.size() && altered == entries.size(); ++i)
+    if (entries[i].wdl == Wdl::kWin && solver::in_sample(sample, s, i, entries.size())) altered = i;
+  ASSERT_LT(altered, entries.size());
+  ++entries[altered].distance;
+  fs::remove(file);
+  {
+    TableWriter w(file, header);
+    w.append(entries);
+    w.finish();
+  }
+  const Database db({copy});
+  const auto report = solver::verify(db, {s}, quiet, sample);
+  EXPECT_EQ(report.errors, 1u);
+  ASSERT_EQ(report.first_errors.size(), 1u);
+  EXPECT_NE(report.first_errors[0].find("3v4 #" + std::to_string(altered)), std::string::npos)
+      << report.first_errors[0];
+  fs::remove_all(copy);
+}
+
 }  // namespace
 }  // namespace mora
