@@ -5,36 +5,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "raw_index.h"
+
 namespace mora::testing {
 namespace {
 
-constexpr int kPoints = 24;
+constexpr int kPoints = kRawPoints;
 constexpr std::uint32_t kAllPoints = (1u << kPoints) - 1;
-
-struct Binomials {
-  std::uint64_t c[kPoints + 1][kPoints + 1] = {};
-  Binomials() {
-    for (int n = 0; n <= kPoints; ++n) {
-      c[n][0] = 1;
-      for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + c[n - 1][k];
-    }
-  }
-};
-const Binomials kBinomials;
-
-std::uint64_t binomial(int n, int k) {
-  return k < 0 || k > n ? 0 : kBinomials.c[n][k];
-}
-
-// Rank of a set among the sets of its size, in colex order, over the points of `universe`: the
-// j-th point of the set (from 1) at position q among the universe's points adds C(q, j).
-std::uint64_t colex_rank(std::uint32_t set, std::uint32_t universe) {
-  std::uint64_t r = 0;
-  int j = 0;
-  for (std::uint32_t s = set; s; s &= s - 1)
-    r += binomial(std::popcount(universe & ((s & -s) - 1)), ++j);
-  return r;
-}
 
 // The next larger integer with as many bits set (Gosper's hack): sets of one size in colex
 // order.

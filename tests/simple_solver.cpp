@@ -5,37 +5,9 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "raw_index.h"
+
 namespace mora::testing {
-namespace {
-
-struct Binomials {
-  std::uint64_t c[25][25] = {};
-  Binomials() {
-    for (int n = 0; n <= 24; ++n) {
-      c[n][0] = 1;
-      for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k <= n - 1 ? c[n - 1][k] : 0);
-    }
-  }
-};
-const Binomials kBinomials;
-
-std::uint64_t binomial(int n, int k) {
-  return k < 0 || k > n ? 0 : kBinomials.c[n][k];
-}
-
-// Rank of a set among the sets of its size, in colex order, over the points of `universe`:
-// the j-th point of the set (from 1) at position q among the universe's points adds C(q, j).
-std::uint64_t colex_rank(std::uint32_t set, std::uint32_t universe) {
-  std::uint64_t r = 0;
-  int j = 0;
-  for (std::uint32_t s = set; s; s &= s - 1) {
-    const std::uint32_t below = (s & -s) - 1;
-    r += binomial(std::popcount(universe & below), ++j);
-  }
-  return r;
-}
-
-}  // namespace
 
 SimpleSolver::SimpleSolver(const Game& game,
                            const std::vector<std::vector<std::pair<int, int>>>& groups)

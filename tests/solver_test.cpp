@@ -32,6 +32,24 @@ fs::path solve_into(const std::string& name, const Rules& rules, std::vector<Sub
 }
 
 // Every entry of a table, in index order.
+// Rewrites a table file with its entries changed by `alter`.
+template <typename Alter>
+void rewrite_table(const fs::path& file, Alter&& alter) {
+  std::vector<Entry> entries;
+  TableHeader header;
+  {
+    const TableReader t(file);
+    entries = std::vector<Entry>(t.header().num_positions);
+    t.read(0, entries);
+    header = t.header();
+  }
+  alter(entries);
+  fs::remove(file);
+  TableWriter w(file, header);
+  w.append(entries);
+  w.finish();
+}
+
 std::vector<Entry> read_all(const TableReader& t) {
   std::vector<Entry> out(t.header().num_positions);
   t.read(0, out);
@@ -171,26 +189,13 @@ TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
   }
   const fs::path copy = fresh_folder("altered");
   fs::copy(*folder_, copy);
-  const Subspace s{3, 4, 0, 0};
-  const fs::path file = copy / table_file_name(s);
-  std::vector<Entry> entries;
-  TableHeader header;
-  {
-    const TableReader t(file);
-    entries = read_all(t);
-    header = t.header();
-  }
   // Turn the first win into a win one ply longer.
-  const auto it = std::find_if(entries.begin(), entries.end(),
-                               [](const Entry& e) { return e.wdl == Wdl::kWin; });
-  ASSERT_NE(it, entries.end());
-  ++it->distance;
-  fs::remove(file);
-  {
-    TableWriter w(file, header);
-    w.append(entries);
-    w.finish();
-  }
+  rewrite_table(copy / table_file_name({3, 4, 0, 0}), [](std::vector<Entry>& entries) {
+    const auto it = std::find_if(entries.begin(), entries.end(),
+                                 [](const Entry& e) { return e.wdl == Wdl::kWin; });
+    ASSERT_NE(it, entries.end());
+    ++it->distance;
+  });
   const Database db({copy});
   const auto report = solver::verify(db, db.subspaces(), quiet);
   EXPECT_GE(report.errors, 1u);
@@ -263,26 +268,16 @@ TEST_F(SolvedSmall, SampledVerifierPassesAndCatchesAnAlteredValue) {
   const fs::path copy = fresh_folder("altered_sample");
   fs::copy(*folder_, copy);
   const Subspace s{3, 4, 0, 0};
-  const fs::path file = copy / table_file_name(s);
-  std::vector<Entry> entries;
-  TableHeader header;
-  {
-    const TableReader t(file);
-    entries = read_all(t);
-    header = t.header();
-  }
   // A sampled win made one ply longer.
-  std::uint64_t altered = entries.size();
-  for (std::uint64_t i = 0; i < entries.size() && altered == entries.size(); ++i)
-    if (entries[i].wdl == Wdl::kWin && solver::in_sample(sample, s, i, entries.size())) altered = i;
-  ASSERT_LT(altered, entries.size());
-  ++entries[altered].distance;
-  fs::remove(file);
-  {
-    TableWriter w(file, header);
-    w.append(entries);
-    w.finish();
-  }
+  std::uint64_t altered = 0;
+  rewrite_table(copy / table_file_name(s), [&](std::vector<Entry>& entries) {
+    altered = entries.size();
+    for (std::uint64_t i = 0; i < entries.size() && altered == entries.size(); ++i)
+      if (entries[i].wdl == Wdl::kWin && solver::in_sample(sample, s, i, entries.size()))
+        altered = i;
+    ASSERT_LT(altered, entries.size());
+    ++entries[altered].distance;
+  });
   const Database db({copy});
   const auto report = solver::verify(db, {s}, quiet, sample);
   EXPECT_EQ(report.errors, 1u);
