@@ -52,6 +52,9 @@ mora_status null_argument(const char* name) {
   return fail(MORA_ERR_ARGUMENT, std::string(name) + " is NULL");
 }
 
+// Parsed against the rules' full 12 cows, not the database's herd: the parser cannot tell a
+// position's herd, and Database::probe rejects one beyond mora_herd() with a message that
+// names both.
 mora::Position parse(const mora_db& h, const char* position) {
   return mora::parse_position(position, h.db.rules().cows_per_player);
 }
@@ -113,6 +116,10 @@ void mora_close(mora_db* db) {
 
 const char* mora_rules_name(const mora_db* db) {
   return db ? db->db.rules().name.c_str() : "";
+}
+
+int mora_herd(const mora_db* db) {
+  return db ? db->db.herd() : 0;
 }
 
 mora_status mora_probe(const mora_db* db, const char* position, mora_result* result) {

@@ -231,6 +231,9 @@ bool better(const ProbeResult& a, const ProbeResult& b) {
 std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) const {
   std::vector<std::pair<Move, ProbeResult>> out;
   if (covered_outcome(pos) != Outcome::kOngoing) return out;
+  // The position's own table, as probe() needs it: without this check a missing subspace would
+  // be reported as its successors' (3v4 for a position of 4v3).
+  table_for(pos);
   MoveList list;
   game_.generate(pos, list);
   for (const Move& m : list) {

@@ -4,6 +4,16 @@
  * is "<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>", a move "d6",
  * "a1-a4" or "b4-b2xf4". Values are from the side to move.
  *
+ * Placing positions (cows in hand) are answered by a database solved with `morabaraba solve
+ * --whole-game --herd N`: every position of the games in which each player starts with at
+ * most N cows (mora_herd()), e.g. "......../......../........ w 3 3 0" for the start of herd 3.
+ * The herd is not written in a position: a position belongs to every herd at least as large as
+ * either player's cows (on the board plus in hand), and its value is the same in all of them.
+ * While placing, White to move has as many cows in hand as Black, Black to move one more.
+ * Placing positions the database cannot answer fail with MORA_ERR_POSITION: hands that do not
+ * fit that turn order, more cows than mora_herd() (or any cows in hand when it is 0), or a
+ * count other than 0 under rules whose count covers the moving phase only (msa-tournament).
+ *
  * Every function that can fail returns a mora_status; on failure mora_last_error() gives a
  * message for the calling thread (naming the file when a table is damaged). No C++ exception
  * crosses this interface. A mora_db may be probed from many threads at once; opening and
@@ -75,6 +85,10 @@ MORA_API void mora_close(mora_db* db); /* NULL is allowed */
 
 /* The rule preset the database was solved with, e.g. "morabaraba"; owned by the handle. */
 MORA_API const char* mora_rules_name(const mora_db* db);
+/* The largest herd (cows each player starts with, 3 to 12) whose whole game the database
+ * holds, placing positions included; every smaller herd is held too. 0 when the database holds
+ * the moving phase only (no position with cows in hand can be probed), and for a NULL handle. */
+MORA_API int mora_herd(const mora_db* db);
 
 MORA_API mora_status mora_probe(const mora_db* db, const char* position, mora_result* result);
 /* Only the pure win/draw/loss (mora_wdl); the fastest probe. */

@@ -33,6 +33,31 @@ def random_positions(rng, count, cows=(3, 3)):
     return out
 
 
+def random_placing_positions(rng, count, counted):
+    """Position strings of the placing phase of herd 3 as games from its start reach them: White
+    to move with as many cows in hand as Black, Black with one more, the others on the board; a
+    count up to the plies played when the rules count placing plies (`counted`), else 0."""
+    out = []
+    for _ in range(count):
+        white = rng.random() < 0.5
+        black_in_hand = rng.randint(1, 3)
+        white_in_hand = black_in_hand if white else black_in_hand - 1
+        on_board = (3 - white_in_hand, 3 - black_in_hand)
+        board = ["."] * 24
+        points = rng.sample(range(24), sum(on_board))
+        for p in points[:on_board[0]]:
+            board[p] = "W"
+        for p in points[on_board[0]:]:
+            board[p] = "B"
+        rings = "/".join("".join(board[8 * r:8 * r + 8]) for r in range(3))
+        count_ = rng.randint(0, sum(on_board)) if counted else 0
+        out.append(f"{rings} {'w' if white else 'b'} {white_in_hand} {black_in_hand} {count_}")
+    return out
+
+
+HERD3_START = "......../......../........ w 3 3 0"
+
+
 def cli(folder, positions):
     run = subprocess.run([TOOL, "probe", "--db", folder, "--json", "--moves", "--line"],
                          input="\n".join(positions) + "\n", capture_output=True, text=True)
@@ -49,9 +74,12 @@ def as_json(result):
 
 
 class ProbeTest(unittest.TestCase):
-    def compare(self, rules):
-        folder = os.path.join(DB_ROOT, rules)
-        positions = random_positions(random.Random(5), 60)
+    def compare(self, rules, folder_name=None, positions=None):
+        """Every answer of the package equals the CLI's for the positions (by default random
+        ones of the moving phase) in the fixture's folder of `rules` (or `folder_name`)."""
+        folder = os.path.join(DB_ROOT, folder_name or rules)
+        if positions is None:
+            positions = random_positions(random.Random(5), 60)
         expected = cli(folder, positions)
         self.assertEqual(len(expected), len(positions))
         with morabaraba.Database([folder]) as db:
@@ -72,6 +100,63 @@ class ProbeTest(unittest.TestCase):
     def test_malom(self):
         self.compare("malom")
 
+    def test_placing_morabaraba(self):
+        positions = random_placing_positions(random.Random(11), 60, counted=True)
+        self.compare("morabaraba", "herd3-morabaraba", positions + [HERD3_START])
+
+    def test_placing_msa_tournament(self):
+        positions = random_placing_positions(random.Random(12), 60, counted=False)
+        self.compare("msa-tournament", "herd3-msa-tournament", positions + [HERD3_START])
+
+    def test_herd3_start(self):
+        """The start of herd 3 as probe_test derives it by forward search, and its best line:
+        as long as the distance, a placement each of the first six plies, a shot at the end."""
+        with morabaraba.Database([os.path.join(DB_ROOT, "herd3-morabaraba")]) as db:
+            self.assertEqual(db.herd, 3)
+            start = db.probe(HERD3_START)
+            self.assertEqual(start, morabaraba.Result("win", 9, "win", 9))
+            self.assertEqual(db.probe_wdl(HERD3_START), "win")
+            moves = db.moves(HERD3_START)
+            self.assertEqual(len(moves), 24)
+            self.assertEqual(moves[0][1], start)
+            line = db.best_line(HERD3_START)
+            self.assertEqual(len(line), start.distance)
+            self.assertEqual(line[0], db.best_move(HERD3_START))
+            self.assertTrue(all(len(m) == 2 for m in line[:6]), line)
+            self.assertIn("x", line[-1])
+        with morabaraba.Database([os.path.join(DB_ROOT, "herd3-msa-tournament")]) as db:
+            self.assertEqual(db.herd, 3)
+            self.assertEqual(db.probe(HERD3_START), morabaraba.Result("draw", 0, "draw", None))
+        with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as db:
+            self.assertEqual(db.herd, 0)
+
+    def test_placing_errors(self):
+        """Each placing position a database cannot answer raises, with a one-line message."""
+        herd3 = os.path.join(DB_ROOT, "herd3-morabaraba")
+        cases = [
+            (herd3, "......../......../........ w 4 4 0", morabaraba.PositionError, "herd of 4"),
+            (herd3, "W......./......../........ w 2 3 0", morabaraba.PositionError, "in hand"),
+            (herd3, "WWWW..../BBB...../........ w 0 0 0", morabaraba.MissingTableError, "4v3"),
+            (os.path.join(DB_ROOT, "morabaraba"), HERD3_START, morabaraba.PositionError,
+             "moving phase only"),
+            (os.path.join(DB_ROOT, "herd3-msa-tournament"), "......../......../........ w 3 3 1",
+             morabaraba.PositionError, "count must be 0"),
+        ]
+        for folder, position, error, says in cases:
+            with morabaraba.Database([folder]) as db:
+                for call in (db.probe, db.probe_wdl, db.moves, db.best_move, db.best_line):
+                    with self.subTest(position=position, call=call.__name__), \
+                            self.assertRaises(error) as e:
+                        call(position)
+                    self.assertIsInstance(e.exception, morabaraba.MorabarabaError)
+                    self.assertIn(says, str(e.exception))
+                    self.assertNotIn("\n", str(e.exception))
+        with morabaraba.Database([herd3]) as db:
+            with self.assertRaises(ValueError):  # PositionError is a ValueError too
+                db.probe("nonsense")
+            with self.assertRaises(LookupError):  # and MissingTableError a LookupError
+                db.probe("WWWW..../BBB...../........ w 0 0 0")
+
     def test_without_block_cache(self):
         folder = os.path.join(DB_ROOT, "morabaraba")
         positions = random_positions(random.Random(7), 20)
@@ -87,7 +172,7 @@ class ProbeTest(unittest.TestCase):
                         "WWW...../.B....B./.....B.. w 1 0 0"]:  # placing
                 with self.subTest(position=bad), self.assertRaises(morabaraba.MorabarabaError):
                     db.probe(bad)
-        with self.assertRaises(morabaraba.MorabarabaError) as e:
+        with self.assertRaises(morabaraba.TableError) as e:
             morabaraba.Database(["/nonexistent/folder"])
         self.assertIn("/nonexistent/folder", str(e.exception))
         morabaraba.check([os.path.join(DB_ROOT, "malom")])

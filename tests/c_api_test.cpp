@@ -92,6 +92,114 @@ TEST(CApi, ReportsErrors) {
   EXPECT_NE(std::strstr(mora_last_error(), "rules"), nullptr) << mora_last_error();
 }
 
+constexpr const char* kHerd3Start = "......../......../........ w 3 3 0";
+
+// The position after White places a cow at `point` from the start of herd 3. The rings list
+// their points from the top-left corner clockwise (RULES.md, "Notation").
+std::string after_placing(const std::string& point) {
+  static const std::string kPoints = "a7d7g7g4g1d1a1a4b6d6f6f4f2d2b2b4c5d5e5e4e3d3c3c4";
+  std::string board(24, '.');
+  const std::size_t at = kPoints.find(point);
+  if (point.size() != 2 || at == std::string::npos || at % 2) return "not a point: " + point;
+  board[at / 2] = 'W';
+  return board.substr(0, 8) + "/" + board.substr(8, 8) + "/" + board.substr(16, 8) + " b 2 3 1";
+}
+
+// The whole game of herd 3 through the C interface: the start's value (probe_test derives it
+// by forward search), its moves and line agreeing with it.
+TEST(CApi, PlacingPositions) {
+  Db h(probe_db("herd3-morabaraba"));
+  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+  EXPECT_EQ(mora_herd(h.db), 3);
+  mora_result r;
+  ASSERT_EQ(mora_probe(h.db, kHerd3Start, &r), MORA_OK) << mora_last_error();
+  EXPECT_EQ(r, (mora_result{MORA_WIN, 9, 1, MORA_RULE_WIN, 9}));
+  int wdl = -1;
+  ASSERT_EQ(mora_probe_wdl(h.db, kHerd3Start, &wdl), MORA_OK);
+  EXPECT_EQ(wdl, MORA_WIN);
+
+  std::vector<mora_move> moves(24);  // a cow on any of the 24 empty points
+  size_t count = 0;
+  ASSERT_EQ(mora_moves(h.db, kHerd3Start, moves.data(), moves.size(), &count), MORA_OK);
+  ASSERT_EQ(count, 24u);
+  EXPECT_EQ(moves[0].result, r);
+  // Each move places a cow, and its value is its successor's seen from the other side.
+  for (const mora_move& m : moves) {
+    SCOPED_TRACE(m.move);
+    mora_result next;
+    ASSERT_EQ(mora_probe(h.db, after_placing(m.move).c_str(), &next), MORA_OK) << mora_last_error();
+    EXPECT_EQ(m.result.wdl, MORA_WIN - next.wdl);
+    EXPECT_EQ(m.result.distance, next.distance + 1);
+    EXPECT_EQ(m.result.rule, MORA_RULE_WIN - next.rule);
+    EXPECT_EQ(m.result.plies_to_mill, next.plies_to_mill + 1);
+  }
+  char best[MORA_MOVE_CHARS];
+  ASSERT_EQ(mora_best_move(h.db, kHerd3Start, best, sizeof best), MORA_OK);
+  EXPECT_STREQ(best, moves[0].move);
+
+  size_t needed = 0;
+  EXPECT_EQ(mora_best_line(h.db, kHerd3Start, 1000, nullptr, 0, &needed), MORA_ERR_BUFFER);
+  std::string line(needed, '?');
+  ASSERT_EQ(mora_best_line(h.db, kHerd3Start, 1000, line.data(), line.size(), nullptr), MORA_OK);
+  line.resize(needed - 1);
+  EXPECT_EQ(std::count(line.begin(), line.end(), ' '), r.distance - 1) << line;  // 9 plies
+  EXPECT_EQ(line.rfind(best, 0), 0u) << line;
+  EXPECT_NE(line.find('x'), std::string::npos) << line;  // it ends with a shot
+
+  Db msa(probe_db("herd3-msa-tournament"));
+  ASSERT_EQ(msa.status, MORA_OK) << mora_last_error();
+  EXPECT_EQ(mora_herd(msa.db), 3);
+  ASSERT_EQ(mora_probe(msa.db, kHerd3Start, &r), MORA_OK) << mora_last_error();
+  EXPECT_EQ(r, (mora_result{MORA_DRAW, 0, 1, MORA_RULE_DRAW, -1}));
+
+  Db moving(probe_db("morabaraba"));
+  ASSERT_EQ(moving.status, MORA_OK) << mora_last_error();
+  EXPECT_EQ(mora_herd(moving.db), 0);
+  EXPECT_EQ(mora_herd(nullptr), 0);
+}
+
+// Each placing position a database cannot answer: its status, and one line saying why.
+TEST(CApi, ReportsPlacingErrors) {
+  Db herd3(probe_db("herd3-morabaraba")), moving(probe_db("morabaraba")),
+      msa(probe_db("herd3-msa-tournament"));
+  ASSERT_EQ(herd3.status, MORA_OK) << mora_last_error();
+  ASSERT_EQ(moving.status, MORA_OK) << mora_last_error();
+  ASSERT_EQ(msa.status, MORA_OK) << mora_last_error();
+  struct Case {
+    mora_db* db;
+    const char* position;
+    mora_status status;
+    const char* says;
+  };
+  const Case cases[] = {
+      {herd3.db, "......../......../........ w 4 4 0", MORA_ERR_POSITION, "herd of 4"},
+      {herd3.db, "W......./......../........ w 2 3 0", MORA_ERR_POSITION, "in hand"},
+      {herd3.db, "......../......../........ b 3 3 0", MORA_ERR_POSITION, "in hand"},
+      {herd3.db, "WWWW..../BBB...../........ w 0 0 0", MORA_ERR_MISSING, "4v3"},
+      {moving.db, kHerd3Start, MORA_ERR_POSITION, "moving phase only"},
+      {msa.db, "......../......../........ w 3 3 1", MORA_ERR_POSITION, "count must be 0"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.position);
+    const auto expect_failure = [&](mora_status s) {
+      EXPECT_EQ(s, c.status);
+      EXPECT_NE(std::strstr(mora_last_error(), c.says), nullptr) << mora_last_error();
+      EXPECT_EQ(std::strchr(mora_last_error(), '\n'), nullptr) << mora_last_error();
+    };
+    mora_result r;
+    expect_failure(mora_probe(c.db, c.position, &r));
+    int wdl;
+    expect_failure(mora_probe_wdl(c.db, c.position, &wdl));
+    mora_move moves[32];
+    size_t count;
+    expect_failure(mora_moves(c.db, c.position, moves, 32, &count));
+    char move[MORA_MOVE_CHARS];
+    expect_failure(mora_best_move(c.db, c.position, move, sizeof move));
+    char line[256];
+    expect_failure(mora_best_line(c.db, c.position, 1000, line, sizeof line, nullptr));
+  }
+}
+
 TEST(CApi, ThreadsGetTheSingleThreadedAnswers) {
   Db h(probe_db("morabaraba"));
   ASSERT_EQ(h.status, MORA_OK) << mora_last_error();

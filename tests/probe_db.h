@@ -1,6 +1,8 @@
 // The small solved databases and random positions shared by the probing tests (probe_test,
 // c_api_test, python/test_probe.py). ctest's probe_db fixture solves 3v3 under `morabaraba`
-// (with the ply-limit part) and `malom` (pure only) into $MORABARABA_TEST_DB/<rules>.
+// (with the ply-limit part) and `malom` (pure only) into $MORABARABA_TEST_DB/<rules>, and the
+// whole game of herd 3 (placing positions too) under `morabaraba` and `msa-tournament` into
+// $MORABARABA_TEST_DB/herd3-<rules>.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -37,6 +39,33 @@ inline std::vector<std::string> random_positions(std::mt19937& rng, int n, int c
       }
     out.push_back(board.substr(0, 8) + "/" + board.substr(8, 8) + "/" + board.substr(16, 8) +
                   (rng() % 2 ? " w" : " b") + " 0 0 " + std::to_string(kCounts[rng() % 7]));
+  }
+  return out;
+}
+
+// Position strings of the placing phase of herd 3 as the games from its start reach them (any
+// shot while placing ends such a game): White to move with as many cows in hand as Black, Black
+// with one more, the others on the board, and a count up to the plies played when `counted`
+// (the rules' count runs while placing), else 0.
+inline std::vector<std::string> random_placing_positions(std::mt19937& rng, int n, bool counted) {
+  constexpr int kHerd = 3;
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) {
+    const bool white = rng() % 2;
+    const int black_in_hand = 1 + static_cast<int>(rng() % kHerd);
+    const int white_in_hand = white ? black_in_hand : black_in_hand - 1;
+    const int plies = 2 * kHerd - white_in_hand - black_in_hand;
+    std::string board(24, '.');
+    for (auto [colour, cows] :
+         {std::pair{'W', kHerd - white_in_hand}, {'B', kHerd - black_in_hand}})
+      for (int placed = 0; placed < cows;) {
+        char& c = board[rng() % 24];
+        if (c == '.') c = colour, ++placed;
+      }
+    const int count = counted ? static_cast<int>(rng() % (plies + 1)) : 0;
+    out.push_back(board.substr(0, 8) + "/" + board.substr(8, 8) + "/" + board.substr(16, 8) +
+                  (white ? " w " : " b ") + std::to_string(white_in_hand) + ' ' +
+                  std::to_string(black_in_hand) + ' ' + std::to_string(count));
   }
   return out;
 }

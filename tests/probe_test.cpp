@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <climits>
+#include <map>
 #include <thread>
+#include <tuple>
 
 #include "db/database.h"
 #include "game/notation.h"
@@ -28,35 +31,45 @@ std::vector<Position> parsed(const std::vector<std::string>& texts) {
   return out;
 }
 
+// The moves of `pos` ranked best first, the best keeping the position's value: the rule value
+// and plies to the next mill of the best move, the pure value of the purely best one; and each
+// move's value is its successor's seen from the other side.
+void expect_moves_agree(const Database& db, const Position& pos) {
+  const ProbeResult r = db.probe(pos);
+  EXPECT_EQ(r.wdl, db.probe_wdl(pos));
+  const auto ranked = db.moves(pos);
+  if (ranked.empty()) {
+    EXPECT_EQ(r.wdl, Wdl::kLoss) << to_string(pos);  // blocked
+    return;
+  }
+  for (std::size_t i = 1; i < ranked.size(); ++i)
+    EXPECT_FALSE(better(ranked[i].second, ranked[i - 1].second));
+  for (const auto& [move, value] : ranked) {
+    const ProbeResult child = db.probe(db.game().make(pos, move));
+    EXPECT_EQ(static_cast<int>(value.wdl), 2 - static_cast<int>(child.wdl)) << to_string(pos);
+    EXPECT_EQ(value.distance, child.wdl == Wdl::kDraw ? 0 : child.distance + 1) << to_string(pos);
+  }
+  const ProbeResult& best = ranked.front().second;
+  // With the ply-limit part moves rank by the rule value first; the pure value is still the
+  // best over all moves.
+  EXPECT_EQ(best.rule, r.rule) << to_string(pos);
+  EXPECT_EQ(best.plies_to_mill, r.plies_to_mill) << to_string(pos);
+  const auto pure = [](ProbeResult x) {
+    x.has_rule_part = false;  // better() then ranks by the pure value alone
+    return x;
+  };
+  const auto pure_best = std::max_element(
+      ranked.begin(), ranked.end(),
+      [&](const auto& a, const auto& b) { return better(pure(b.second), pure(a.second)); });
+  EXPECT_EQ(pure_best->second.wdl, r.wdl) << to_string(pos);
+  EXPECT_EQ(pure_best->second.distance, r.distance) << to_string(pos);
+}
+
 TEST(Probe, BestMoveKeepsTheValue) {
   for (const char* rules : {"morabaraba", "malom"}) {
     const Database db({probe_db(rules)});
     std::mt19937 rng(1);
-    for (const Position& pos : parsed(random_positions(rng, 300))) {
-      const ProbeResult r = db.probe(pos);
-      EXPECT_EQ(r.wdl, db.probe_wdl(pos));
-      const auto ranked = db.moves(pos);
-      if (ranked.empty()) {
-        EXPECT_EQ(r.wdl, Wdl::kLoss) << to_string(pos);  // blocked
-        continue;
-      }
-      for (std::size_t i = 1; i < ranked.size(); ++i)
-        EXPECT_FALSE(better(ranked[i].second, ranked[i - 1].second));
-      const ProbeResult& best = ranked.front().second;
-      // With the ply-limit part moves rank by the rule value first; the pure value is still
-      // the best over all moves.
-      EXPECT_EQ(best.rule, r.rule) << to_string(pos);
-      EXPECT_EQ(best.plies_to_mill, r.plies_to_mill) << to_string(pos);
-      const auto pure = [](ProbeResult x) {
-        x.has_rule_part = false;  // better() then ranks by the pure value alone
-        return x;
-      };
-      const auto pure_best = std::max_element(
-          ranked.begin(), ranked.end(),
-          [&](const auto& a, const auto& b) { return better(pure(b.second), pure(a.second)); });
-      EXPECT_EQ(pure_best->second.wdl, r.wdl) << to_string(pos);
-      EXPECT_EQ(pure_best->second.distance, r.distance) << to_string(pos);
-    }
+    for (const Position& pos : parsed(random_positions(rng, 300))) expect_moves_agree(db, pos);
   }
 }
 
@@ -112,6 +125,221 @@ TEST(Probe, ThreadsGetTheSingleThreadedAnswers) {
     });
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+}
+
+// The whole game of herd 3 by forward search: a placing position's value from its moves'
+// successors, down to the moving phase read from the database's 3v3 table. This computes the
+// placing tables again from the definitions in RULES.md, sharing only move generation and the
+// moving-phase table with the solver (which fills each placing table from its successors'
+// tables). Memoised by board symmetry: placing positions from the start of herd 3 are fixed
+// by their cows (cows in hand and the count follow from the cows on the board).
+class ForwardSearch {
+ public:
+  explicit ForwardSearch(const Database& db) : db_(db), game_(db.game()) {}
+
+  ProbeResult value(const Position& pos) {
+    if (game_.outcome(pos, false) == Outcome::kLoss) return lost();
+    if (!pos.placing()) return db_.probe(pos);
+    const auto key = canonical(pos);
+    if (const auto it = memo_.find(key); it != memo_.end()) return it->second.second;
+    const ProbeResult r = from_moves(pos);
+    memo_.emplace(key, std::pair{pos, r});
+    return r;
+  }
+  // Every placing position searched, once per symmetry class, with its value.
+  const auto& searched() const { return memo_; }
+
+ private:
+  using Key = std::tuple<Bitboard, Bitboard, Color, int, int, int>;
+
+  ProbeResult lost() const {
+    ProbeResult r;
+    r.wdl = Wdl::kLoss;
+    r.has_rule_part = game_.rules().ply_limit > 0;
+    if (r.has_rule_part) r.rule = RuleWdl::kLoss, r.plies_to_mill = 0;
+    return r;
+  }
+
+  Key canonical(const Position& pos) const {
+    const Board& board = game_.board();
+    std::pair<Bitboard, Bitboard> least{pos.cows[kWhite], pos.cows[kBlack]};
+    for (int s = 1; s < board.num_symmetries(); ++s)
+      least = std::min(least, std::pair{board.transform(s, pos.cows[kWhite]),
+                                        board.transform(s, pos.cows[kBlack])});
+    return {least.first,    least.second,   pos.side_to_move,
+            pos.in_hand[0], pos.in_hand[1], pos.plies_since_mill};
+  }
+
+  // Negamax: the quickest win, else a draw, else the slowest loss; under the ply limit, a win
+  // by a move to a rule loss (fewest plies to the next mill: 1 for a move that forms one), a
+  // loss when every move leads to a rule win (most plies), else the rule draws the pure value.
+  // The successors' rule values are at their own counts, so the limit holds for these too.
+  ProbeResult from_moves(const Position& pos) {
+    MoveList list;
+    game_.generate(pos, list);
+    ProbeResult r;
+    r.has_rule_part = game_.rules().ply_limit > 0;
+    std::optional<int> win_in, rule_win_in;
+    int loss_in = 0, rule_loss_in = 0;
+    bool draw = false, all_rule_wins = true;
+    for (const Move& m : list) {
+      const ProbeResult c = value(game_.make(pos, m));
+      if (c.wdl == Wdl::kLoss) win_in = std::min(win_in.value_or(INT_MAX), c.distance + 1);
+      if (c.wdl == Wdl::kDraw) draw = true;
+      if (c.wdl == Wdl::kWin) loss_in = std::max(loss_in, c.distance + 1);
+      const int to_mill = game_.forms_mill(pos, m) ? 1 : c.plies_to_mill.value_or(0) + 1;
+      if (c.rule == RuleWdl::kLoss) rule_win_in = std::min(rule_win_in.value_or(INT_MAX), to_mill);
+      if (c.rule == RuleWdl::kWin) rule_loss_in = std::max(rule_loss_in, to_mill);
+      all_rule_wins &= c.rule == RuleWdl::kWin;
+    }
+    r.wdl = win_in ? Wdl::kWin : draw ? Wdl::kDraw : Wdl::kLoss;
+    r.distance = win_in ? *win_in : draw ? 0 : loss_in;
+    if (!r.has_rule_part) return r;
+    if (rule_win_in) {
+      r.rule = RuleWdl::kWin, r.plies_to_mill = *rule_win_in;
+    } else if (r.wdl == Wdl::kLoss && all_rule_wins) {
+      r.rule = RuleWdl::kLoss, r.plies_to_mill = rule_loss_in;
+    } else {
+      r.rule = r.wdl == Wdl::kWin    ? RuleWdl::kCursedWin
+               : r.wdl == Wdl::kLoss ? RuleWdl::kBlessedLoss
+                                     : RuleWdl::kDraw;
+    }
+    return r;
+  }
+
+  const Database& db_;
+  const Game& game_;
+  std::map<Key, std::pair<Position, ProbeResult>> memo_;
+};
+
+std::string describe(const ProbeResult& r) {
+  return "wdl " + std::to_string(static_cast<int>(r.wdl)) + " in " + std::to_string(r.distance) +
+         ", rule " + std::to_string(static_cast<int>(r.rule)) + " mill in " +
+         std::to_string(r.plies_to_mill.value_or(-1));
+}
+
+const Position kHerd3Start = parse_position("......../......../........ w 3 3 0");
+
+TEST(ProbePlacing, Herd3AgreesWithForwardSearch) {
+  for (const char* rules : {"morabaraba", "msa-tournament"}) {
+    SCOPED_TRACE(rules);
+    const Database db({probe_db(std::string("herd3-") + rules)});
+    EXPECT_EQ(db.herd(), 3);
+    ForwardSearch forward(db);
+    const ProbeResult start = forward.value(kHerd3Start);
+    EXPECT_TRUE(same(db.probe(kHerd3Start), start)) << describe(db.probe(kHerd3Start));
+    // Every placing position from the start, once per symmetry class: the 31777 canonical
+    // positions of the placing tables 0v0+3+3 .. 2v3+1+0 but the 308 where White's three cows
+    // stand in a mill with Black to place (White would have shot, and won).
+    EXPECT_EQ(forward.searched().size(), 31777u - 308u);
+    int mismatches = 0;
+    for (const auto& [key, searched] : forward.searched()) {
+      const auto& [pos, want] = searched;
+      const ProbeResult got = db.probe(pos);
+      if (!same(got, want) && ++mismatches <= 5)
+        ADD_FAILURE() << to_string(pos) << ": database " << describe(got) << ", search "
+                      << describe(want);
+    }
+    EXPECT_EQ(mismatches, 0);
+  }
+  // The value the brief of the whole-game solver gives: White wins in 9, the winning mill at
+  // the ninth ply.
+  const Database db({probe_db("herd3-morabaraba")});
+  const ProbeResult start = db.probe(kHerd3Start);
+  EXPECT_EQ(start.wdl, Wdl::kWin);
+  EXPECT_EQ(start.distance, 9);
+  EXPECT_EQ(start.rule, RuleWdl::kWin);
+  EXPECT_EQ(start.plies_to_mill, 9);
+}
+
+// The plies of `line` from `pos` until a move forms a mill or the game ends after it; the
+// line's length when neither happens.
+int plies_to_mill_along(const Game& game, Position pos, const std::vector<Move>& line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const bool mill = game.forms_mill(pos, line[i]);
+    pos = game.make(pos, line[i]);
+    if (mill || game.outcome(pos) != Outcome::kOngoing) return static_cast<int>(i) + 1;
+  }
+  return static_cast<int>(line.size());
+}
+
+// Best lines from placing positions: a drawn one stays drawn; one the rule decides ends the
+// game, no sooner than the pure distance, with its first mill (or the end) at the plies to the
+// next mill. (A win the rule draws may end in a draw by the ply limit.)
+void expect_line_plays_out(const Database& db, const Position& start) {
+  const ProbeResult r = db.probe(start);
+  const auto line = db.best_line(start);
+  Position pos = start;
+  for (const Move& m : line) pos = db.game().make(pos, m);
+  if (r.wdl == Wdl::kDraw) {
+    EXPECT_EQ(db.probe(pos).wdl, Wdl::kDraw) << to_string(start);
+    return;
+  }
+  if (!r.plies_to_mill) return;
+  EXPECT_GE(static_cast<int>(line.size()), r.distance) << to_string(start);
+  EXPECT_EQ(plies_to_mill_along(db.game(), start, line), *r.plies_to_mill) << to_string(start);
+  EXPECT_EQ(db.game().outcome(pos), Outcome::kLoss) << to_string(start);
+}
+
+TEST(ProbePlacing, MovesAndLinesOfPlacingPositions) {
+  for (const char* rules : {"morabaraba", "msa-tournament"}) {
+    SCOPED_TRACE(rules);
+    const Database db({probe_db(std::string("herd3-") + rules)});
+    std::mt19937 rng(9);
+    const bool counted = db.game().ply_counts(kHerd3Start);
+    auto positions = parsed(testing::random_placing_positions(rng, 300, counted));
+    positions.push_back(kHerd3Start);
+    for (const Position& pos : positions) {
+      expect_moves_agree(db, pos);
+      expect_line_plays_out(db, pos);
+    }
+  }
+  // From the start of herd 3 under the house rules, best play is the quickest win too: the
+  // line ends the game in `distance` plies, the best move's value is its successor's negated.
+  const Database db({probe_db("herd3-morabaraba")});
+  const ProbeResult start = db.probe(kHerd3Start);
+  const auto line = db.best_line(kHerd3Start);
+  EXPECT_EQ(static_cast<int>(line.size()), start.distance);
+  Position pos = kHerd3Start;
+  for (const Move& m : line) pos = db.game().make(pos, m);
+  EXPECT_EQ(db.game().outcome(pos), Outcome::kLoss);
+  const Move best = *db.best_move(kHerd3Start);
+  EXPECT_EQ(line.front(), best);
+  const ProbeResult after = db.probe(db.game().make(kHerd3Start, best));
+  EXPECT_EQ(after.wdl, Wdl::kLoss);
+  EXPECT_EQ(after.distance, start.distance - 1);
+  EXPECT_EQ(after.plies_to_mill, *start.plies_to_mill - 1);
+}
+
+// Each placing position a database cannot answer throws, with a one-line message that says why.
+TEST(ProbePlacing, RejectsWhatItCannotAnswer) {
+  const Database herd3({probe_db("herd3-morabaraba")}), moving({probe_db("morabaraba")}),
+      msa({probe_db("herd3-msa-tournament")});
+  EXPECT_EQ(moving.herd(), 0);
+  // The parser rejects hands that do not fit the turn order too; this Position is built by hand.
+  Position unfit = parse_position("W......./......../........ b 2 3 0");
+  unfit.side_to_move = kWhite;
+  const auto expect_error = [](auto&& probe, const std::string& says) {
+    try {
+      probe();
+      ADD_FAILURE() << "no error; expected one saying '" << says << "'";
+    } catch (const std::exception& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(says), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  };
+  expect_error([&] { herd3.probe(unfit); }, "turn order");
+  expect_error([&] { herd3.moves(parse_position("......../......../........ w 4 4 0")); },
+               "herd of 4");
+  expect_error([&] { moving.probe(kHerd3Start); }, "moving phase only");
+  expect_error([&] { msa.probe_wdl(parse_position("......../......../........ w 3 3 1")); },
+               "count must be 0");
+  expect_error([&] { herd3.best_line(parse_position("WWWW..../BBB...../........ w 0 0 0")); },
+               "4v3");
+  EXPECT_THROW(herd3.probe(parse_position("WWWW..../BBB...../........ w 0 0 0")),
+               std::out_of_range);
+  EXPECT_THROW(herd3.probe(unfit), std::invalid_argument);
 }
 
 // Damaged position strings either parse to a position that probes, or throw; never crash.

@@ -8,9 +8,17 @@
     db.best_move(pos)  # "a7-g4", or None when the game is over
     db.best_line(pos)  # ["a7-g4", "d6-a7", ...]
 
+A database solved with `morabaraba solve --whole-game --herd N` also answers placing positions
+(cows in hand), e.g. "......../......../........ w 3 3 0", the start of herd 3; `db.herd` is
+that N (0 when the database holds the moving phase only).
+
 The library is found through the MORABARABA_LIBRARY environment variable (a path to
 libmorabaraba.so), else by the system's library search. Errors raise MorabarabaError, whose
-`status` is the C status code.
+`status` is the C status code, or one of its subclasses: PositionError (also a ValueError) for
+a position string that does not parse or a position the database cannot answer (hands that do
+not fit the turn order, more cows than its herd, cows in hand in a database of the moving phase
+only), MissingTableError (also a LookupError) when the position's subspace is not in the
+database, TableError for a missing, unreadable or damaged table file.
 """
 
 import ctypes
@@ -19,12 +27,13 @@ import os
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-__all__ = ["Database", "Result", "MorabarabaError", "check", "version"]
+__all__ = ["Database", "Result", "MorabarabaError", "PositionError", "MissingTableError",
+           "TableError", "check", "version"]
 
 # The names of the C enums mora_wdl and mora_rule_wdl, as `morabaraba probe --json` prints them.
 _WDL = ("loss", "draw", "win")
 _RULE = ("loss", "blessed-loss", "draw", "cursed-win", "win")
-_OK, _ERR_BUFFER = 0, 5
+_OK, _ERR_POSITION, _ERR_MISSING, _ERR_TABLE, _ERR_BUFFER = 0, 2, 3, 4, 5
 _MOVE_CHARS = 16
 
 
@@ -41,6 +50,22 @@ class MorabarabaError(Exception):
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status = status
+
+
+class PositionError(MorabarabaError, ValueError):
+    """Not a position string, or a position the database cannot answer (MORA_ERR_POSITION)."""
+
+
+class MissingTableError(MorabarabaError, LookupError):
+    """The position's subspace is not in the database (MORA_ERR_MISSING)."""
+
+
+class TableError(MorabarabaError):
+    """A table file is missing, unreadable, damaged or foreign (MORA_ERR_TABLE)."""
+
+
+# The exception class for each C status; any other failure is a plain MorabarabaError.
+_ERRORS = {_ERR_POSITION: PositionError, _ERR_MISSING: MissingTableError, _ERR_TABLE: TableError}
 
 
 @dataclass(frozen=True)
@@ -85,6 +110,7 @@ def _load() -> ctypes.CDLL:
     for name in ("mora_version", "mora_last_error"):
         getattr(lib, name).argtypes, getattr(lib, name).restype = (), c_str
     lib.mora_rules_name.argtypes, lib.mora_rules_name.restype = (handle,), c_str
+    lib.mora_herd.argtypes, lib.mora_herd.restype = (handle,), ctypes.c_int
     return lib
 
 
@@ -93,7 +119,8 @@ _lib = _load()
 
 def _call(status: int) -> None:
     if status != _OK:
-        raise MorabarabaError(status, _lib.mora_last_error().decode())
+        raise _ERRORS.get(status, MorabarabaError)(status,
+                                                    _lib.mora_last_error().decode(errors="replace"))
 
 
 def _folders(folders: Sequence[str]):
@@ -139,6 +166,12 @@ class Database:
     @property
     def rules(self) -> str:
         return _lib.mora_rules_name(self._handle).decode()
+
+    @property
+    def herd(self) -> int:
+        """The largest herd (cows a player starts with) whose whole game, placing included, the
+        database holds; every smaller herd is held too. 0: the moving phase only."""
+        return _lib.mora_herd(self._handle)
 
     def probe(self, position: str) -> Result:
         r = _Result()

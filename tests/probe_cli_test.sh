@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The command line on the probe_db fixture's databases (ctest probe_cli): placing positions
+# probe, bad ones fail with a one-line message and a non-zero exit, info reports the placing
+# subspaces and the folder's herd, check covers the placing tables.
+#   probe_cli_test.sh MORABARABA DB_ROOT
+set -euo pipefail
+mora=$1 root=$2
+herd3=$root/herd3-morabaraba moving=$root/morabaraba msa=$root/herd3-msa-tournament
+start='......../......../........ w 3 3 0'
+failures=0
+
+fail() {
+  echo "probe_cli: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_error DB POSITION MESSAGE: probe fails (exit 1) with one line naming the position and
+# containing MESSAGE, as text and as JSON.
+expect_error() {
+  local db=$1 position=$2 message=$3 out status
+  status=0
+  out=$("$mora" probe --db "$db" "$position" 2>&1) || status=$?
+  [ "$status" -eq 1 ] || fail "'$position' in $db: exit $status, expected 1: $out"
+  [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "'$position': not one line: $out"
+  [[ $out == "$position: error: "*"$message"* ]] || fail "'$position': '$out' lacks '$message'"
+  status=0
+  out=$("$mora" probe --db "$db" --json "$position" 2>&1) || status=$?
+  [ "$status" -eq 1 ] || fail "'$position' --json: exit $status, expected 1"
+  [[ $out == *'"error":"'*"$message"* ]] || fail "'$position' --json: '$out' lacks '$message'"
+}
+
+# expect_output DESCRIPTION PATTERN COMMAND...: the command succeeds and prints PATTERN (grep -E).
+expect_output() {
+  local what=$1 pattern=$2 out
+  shift 2
+  out=$("$@" 2>&1) || fail "$what: exit $?: $out"
+  grep -Eq -- "$pattern" <<<"$out" || fail "$what: no '$pattern' in: $(head -20 <<<"$out")"
+}
+
+expect_output "probe of the herd-3 start" \
+  'w 3 3 0: win in 9, under the ply limit win \(9 plies to the next mill\); best move [a-g][1-7]$' \
+  "$mora" probe --db "$herd3" "$start"
+expect_output "probe --json --moves --line of the herd-3 start" \
+  '"distance":9,"line":\[("[a-g0-9x-]+",){8}"[a-g0-9x-]+"\],"moves":\[\{' \
+  "$mora" probe --db "$herd3" --json --moves --line "$start"
+expect_output "probe of a placing position from stdin" '^W\.{7}/\.{8}/\.{8} b 2 3 0: loss in 8' \
+  bash -c "echo 'W......./......../........ b 2 3 0' | '$mora' probe --db '$herd3'"
+
+expect_error "$herd3" '......../......../........ w 4 4 0' 'needs a herd of 4 cows or more'
+expect_error "$herd3" 'W......./......../........ w 2 3 0' 'white to move while placing needs'
+expect_error "$herd3" 'WWWW..../BBB...../........ w 0 0 0' 'subspace 4v3 is not in the database'
+expect_error "$moving" "$start" 'the database holds the moving phase only'
+expect_error "$msa" '......../......../........ w 3 3 1' 'the count must be 0 while placing'
+
+expect_output "info of the herd-3 folder" '^whole game: herd 3 ' "$mora" info --db "$herd3"
+expect_output "info lists placing subspaces" '^2v3\+1\+0 +1\+0 +425040 ' "$mora" info --db "$herd3"
+expect_output "info lists moving subspaces" '^3v3 +- +2691920 ' "$mora" info --db "$herd3"
+expect_output "info of a moving-only folder" '^whole game: none' "$mora" info --db "$moving"
+expect_output "info --json" '^  "herd": 3,$' "$mora" info --db "$herd3" --json
+expect_output "info --json marks placing" '"phase": "placing"' "$mora" info --db "$herd3" --json
+expect_output "check of the herd-3 folder" '^checked 7 files .*: 0 bad$' "$mora" check --db "$herd3"
+expect_output "check reads placing tables" '^ok: +.*/0v0\+3\+3\.mtb ' "$mora" check --db "$herd3"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "probe_cli: all passed"
