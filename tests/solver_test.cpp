@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,7 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh_folder(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("mora_solver_test_" + name);
+  // The process id keeps test processes that run at once (ctest -j) apart.
+  const fs::path p =
+      fs::temp_directory_path() / ("mora_solver_test_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(p);
   return p;
 }
