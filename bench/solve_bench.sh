@@ -2,8 +2,8 @@
 # Solving throughput: time, canonical positions per second and peak memory (max RSS) of
 # `morabaraba solve` for every subspace with m + o <= N, on 1 and 2 threads, and of the 5v5
 # unit alone on one thread (pure values, its inputs solved), five times; then the whole game of
-# herd 5 (herd 6 with SLOW=1) under the house rules on 2 threads, with the moving units and the
-# placing subspaces apart. Usage:
+# herd 5 (herd 6 with SLOW=1, or HERD=N) under the house rules on 2 threads, with the moving units
+# and the placing subspaces apart; ONLY=whole runs that part alone. Usage:
 #   bench/solve_bench.sh [build/bin/morabaraba] [work folder]
 set -euo pipefail
 tool=${1:-build/bin/morabaraba}
@@ -23,6 +23,7 @@ run() {  # run <label> <args...>: prints label, seconds, positions, max RSS
 
 echo "| run | seconds | positions | rate | peak RSS |"
 echo "|---|---:|---:|---:|---:|"
+[ "${ONLY:-}" = whole ] || {
 for n in 8 10; do
   for t in 1 2; do
     [ "$n" = 10 ] && [ "$t" = 1 ] && [ -z "${SLOW:-}" ] && continue
@@ -38,10 +39,11 @@ for k in 1 2 3 4 5; do
   run "malom (pure), 5v5 unit alone, 1 thread, run $k" --rules malom --db "$work/malom" \
     --subspace 5v5 --threads 1
 done
+}
 
 # The whole game: the per-unit lines of the log give the moving and the placing parts apart.
-herd=5
-[ -z "${SLOW:-}" ] || herd=6
+herd=${HERD:-5}
+[ -z "${SLOW:-}" ] || herd=${HERD:-6}
 rm -rf "$work/whole"
 /usr/bin/time -f "%e %M" -o "$work/whole.time" "$tool" solve --db "$work/whole" --whole-game \
   --herd "$herd" --threads 2 2>"$work/whole.log" >/dev/null
