@@ -25,8 +25,8 @@ DurableFile::DurableFile(std::filesystem::path path)
 }
 
 DurableFile::~DurableFile() {
-  if (fd_ < 0) return;
-  ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);
+  if (committed_) return;
   std::error_code ignored;
   std::filesystem::remove(temp_path_, ignored);
 }

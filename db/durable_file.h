@@ -31,6 +31,7 @@ class DurableFile {
   [[noreturn]] void fail(const std::string& what) const;
   std::filesystem::path path_, temp_path_;
   int fd_ = -1;
+  bool committed_ = false;
 };
 
 // Reads exactly `bytes` at the current offset of an open file; false at a short file.

@@ -39,7 +39,8 @@ struct Subspace {
 // hands fit the turn order (White places first, so the side to move has as many cows in hand
 // as the other side, or one more), and both sides still have three cows or more. Values do not
 // depend on the herd, so these are also placing subspaces of every larger herd. Ordered by
-// cows in hand, fewest first (the order in which placing is solved), then by cows on the board.
+// cows in hand, fewest first (the order in which placing is solved), then by the cows of the
+// side to move on the board and by those of the other side.
 std::vector<Subspace> placing_subspaces(int herd, int num_points = 24);
 
 // A position as the indexer sees it: the cows of the side to move and of the other side.

@@ -14,6 +14,7 @@ namespace mora::solver {
 namespace {
 
 constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'C', 'K', 'P', '1'};
+// Covers the layout here and the state encoding of solver/state.h.
 constexpr std::uint32_t kVersion = 1;
 
 struct FixedPart {
@@ -41,6 +42,23 @@ constexpr std::size_t kPiece = std::size_t{8} << 20;
 
 std::filesystem::path checkpoint_file(const std::filesystem::path& folder, Subspace unit) {
   return folder / (unit.name() + ".checkpoint");
+}
+
+std::filesystem::path ply_limit_file(const std::filesystem::path& folder, Subspace side) {
+  return folder / (side.name() + ".ply-limit.tmp");
+}
+
+void remove_scratch_files(const std::filesystem::path& folder, Subspace unit) {
+  std::vector<std::filesystem::path> files{checkpoint_file(folder, unit)};
+  if (unit.moving_phase()) {
+    files.push_back(ply_limit_file(folder, unit));
+    files.push_back(ply_limit_file(folder, {unit.other, unit.mover, 0, 0}));
+  }
+  std::error_code ignored;
+  for (const auto& f : files) {
+    std::filesystem::remove(f, ignored);
+    std::filesystem::remove(f.string() + ".tmp", ignored);  // DurableFile's
+  }
 }
 
 void save_checkpoint(const std::filesystem::path& file, const CheckpointHeader& header,

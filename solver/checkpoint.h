@@ -4,10 +4,10 @@
 // XXH64 checksum of everything before it; the solver removes it once the unit's tables are
 // written.
 //
-// Layout (little-endian): magic "MORACKP1", u32 version (1), u32 number of arrays, u64 rules
-// fingerprint, i32 unit mover, other, mover in hand, other in hand, i32 part, i32 next layer,
-// i32 latest pending distance, i32 reserved; u64 bytes of each array; the arrays' bytes in
-// order; u64 XXH64 of all the bytes before it.
+// Layout (the host's byte order: a checkpoint is resumed where it was written): magic "MORACKP1",
+// u32 version (1), u32 number of arrays, u64 rules fingerprint, i32 unit mover, other, mover in
+// hand, other in hand, i32 part, i32 next layer, i32 latest pending distance, i32 reserved; u64
+// bytes of each array; the arrays' bytes in order; u64 XXH64 of all the bytes before it.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,11 @@ struct CheckpointHeader {
 };
 
 std::filesystem::path checkpoint_file(const std::filesystem::path& folder, Subspace unit);
+// The finished ply-limit part of one side of a unit, 1 byte a position, read by the pure part.
+std::filesystem::path ply_limit_file(const std::filesystem::path& folder, Subspace side);
+// Removes a unit's checkpoint and scratch files, and the temporary files of a killed write of
+// them: once its tables are written, or when a restarted run finds it finished.
+void remove_scratch_files(const std::filesystem::path& folder, Subspace unit);
 
 // Writes the header and the arrays; throws IoError naming the file when it cannot.
 void save_checkpoint(const std::filesystem::path& file, const CheckpointHeader& header,

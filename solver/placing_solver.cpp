@@ -1,7 +1,10 @@
 #include "solver/placing_solver.h"
 
 #include <array>
+#include <atomic>
 #include <bit>
+#include <stdexcept>
+#include <string>
 
 #include "solver/chunks.h"
 #include "solver/successor_fold.h"
@@ -65,6 +68,7 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
     SuccessorFold fold{0, false};
     std::array<SuccessorBatch, kMaxShots + 1> batches;
   };
+  std::atomic<bool> inconsistent = false;
   auto gather = [&](Pending& p, std::uint64_t i) {
     p.i = i;
     p.fold = SuccessorFold(limit, budgeted);
@@ -74,8 +78,12 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
     const Bitboard mover = pos.cows[kWhite], other = pos.cows[kBlack];
     game.for_each_ply(pos, [&](Point, Point to, Bitboard shots) {
       const int k = std::popcount(shots);
-      if (!table_by_shots[k]) {
+      if (s.other + s.other_in_hand - k <= 2) {
         p.fold.add_game_won();
+        return;
+      }
+      if (!table_by_shots[k]) {  // the move generator and placing_successors() disagree
+        inconsistent.store(true, std::memory_order_relaxed);
         return;
       }
       SuccessorBatch& b = p.batches[k];
@@ -114,6 +122,8 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
     fold(pending[(end - 1) & 1]);
     progress.advance(end - begin);
   });
+  if (inconsistent)
+    throw std::logic_error("a placement of " + s.name() + " has no successor table");
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "db/durable_file.h"
 #include "db/table.h"
+#include "solver/checkpoint.h"
 #include "solver/placing_solver.h"
 #include "solver/unit_solver.h"
 
@@ -218,7 +219,7 @@ UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& prog
     writer.finish();
     report.positions += solver.size(s);
   }
-  solver.remove_scratch_files();
+  remove_scratch_files(folder, unit);
   report.seconds = seconds();
   report.state_bytes = solver.peak_state_bytes();
   report.checkpoint_bytes = solver.checkpoint_bytes();
@@ -301,6 +302,8 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
     std::ostringstream tag;
     tag << '[' << u + 1 << '/' << units.size() << "] ";
     if (finished[u]) {
+      // A run killed between writing the tables and removing the scratch files left them.
+      remove_scratch_files(options.folder, units[u]);
       log << tag.str() << units[u].name() << ": finished before\n";
       UnitReport skipped;
       skipped.unit = units[u];

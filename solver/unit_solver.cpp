@@ -71,16 +71,11 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
 }
 
 // The scratch files stay when solving fails: a checkpoint of the pure part needs them.
+// solve_unit() removes them once the tables are written (remove_scratch_files()).
 UnitSolver::~UnitSolver() = default;
 
-void UnitSolver::remove_scratch_files() const {
-  std::error_code ignored;
-  for (int s = 0; s < num_sides(); ++s) std::filesystem::remove(rule_file(s), ignored);
-  std::filesystem::remove(checkpoint_file(scratch_folder_, subspace(0)), ignored);
-}
-
 std::filesystem::path UnitSolver::rule_file(int side) const {
-  return scratch_folder_ / (subspace(side).name() + ".ply-limit.tmp");
+  return ply_limit_file(scratch_folder_, subspace(side));
 }
 
 void UnitSolver::solve() {
@@ -150,11 +145,16 @@ void UnitSolver::save_if_due(Part part, int next_layer) {
     out.emplace_back(a);
     bytes += a.size();
   }
-  save_checkpoint(checkpoint_file(scratch_folder_, subspace(0)),
-                  CheckpointHeader{game_.rules().fingerprint(), subspace(0),
-                                   part == Part::kRule ? 1 : 0, next_layer, max_pending_},
-                  out);
-  checkpoint_bytes_ = std::max(checkpoint_bytes_, bytes);
+  try {
+    save_checkpoint(checkpoint_file(scratch_folder_, subspace(0)),
+                    CheckpointHeader{game_.rules().fingerprint(), subspace(0),
+                                     part == Part::kRule ? 1 : 0, next_layer, max_pending_},
+                    out);
+    checkpoint_bytes_ = std::max(checkpoint_bytes_, bytes);
+  } catch (const IoError& e) {
+    // The unit can still finish without it; the previous checkpoint, if any, stays.
+    std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
+  }
   last_checkpoint_ = std::chrono::steady_clock::now();
 }
 

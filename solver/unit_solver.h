@@ -62,8 +62,6 @@ class UnitSolver {
   std::uint64_t checkpoint_bytes() const { return checkpoint_bytes_; }
   // Where solve() resumed, e.g. "pure part, layer 12"; empty when it started afresh.
   const std::string& resumed_from() const { return resumed_from_; }
-  // Removes the checkpoint and the scratch files; call once the tables are written.
-  void remove_scratch_files() const;
 
  private:
   enum class Part { kPure, kRule };

@@ -201,6 +201,8 @@ bool in_sample(const VerifySample& sample, Subspace s, std::uint64_t i, std::uin
 VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, Progress& progress,
                     std::optional<VerifySample> sample, std::size_t max_listed) {
   VerifyReport report;
+  if (sample && !(sample->fraction > 0 && sample->fraction <= 1))
+    throw std::invalid_argument("the sampled fraction must be above 0 and at most 1");
   Findings findings(db.rules().ply_limit > 0, max_listed);
   if (sample && sample->fraction < 1)
     verify_sample(db, subspaces, *sample, progress, findings, report);
