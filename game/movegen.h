@@ -69,6 +69,10 @@ class Game {
   // For hot loops that need no Move list.
   template <typename F>
   void for_each_ply(const Position& pos, F&& f) const;
+  // The plies of for_each_ply() that form a mill, as f(from, to, shots); returns how many
+  // plies form none, counted without generating them one by one (for the solver's move counts).
+  template <typename F>
+  int for_each_mill_ply(const Position& pos, F&& f) const;
   Position make(const Position& pos, const Move& move) const;
   // Whether `move` forms a mill, and so restarts the ply-limit count (a mill formed while the
   // opponent has no cow on the board shoots none).
@@ -161,6 +165,50 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
         emit(from, std::countr_zero(to));
     }
   }
+}
+
+template <typename F>
+int Game::for_each_mill_ply(const Position& pos, F&& f) const {
+  const Color us = pos.side_to_move;
+  if (pos.total(us) <= 2) return 0;
+  const Bitboard empty = board_->all_points() & ~pos.occupied();
+  const Bitboard ours = pos.cows[us];
+  // Only a move to one of these points can complete a line (see for_each_ply).
+  const Bitboard targets = empty & board_->mill_points(ours);
+  Bitboard first_targets = 0;
+  bool first_targets_known = false;
+  int plies = 0, mill_moves = 0;
+  auto try_mill = [&](Point from, Point to) {
+    const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
+    const int mills = board_->mills_formed(after, to);
+    if (mills == 0) return;
+    ++mill_moves;
+    if (!first_targets_known) {
+      first_targets = shootable(pos.cows[opposite(us)]);
+      first_targets_known = true;
+    }
+    for_each_shot(pos, mills >= 2 ? rules_.shots_per_double_mill : 1, first_targets,
+                  [&](Bitboard shots) { f(from, to, shots); });
+  };
+  if (pos.in_hand[us] > 0) {
+    plies = std::popcount(empty);
+    for (Bitboard to = targets; to; to &= to - 1) try_mill(kNoPoint, std::countr_zero(to));
+  } else if (pos.in_hand[opposite(us)] == 0) {
+    const bool flying = flies(pos, us);
+    if (flying) {
+      plies = std::popcount(ours) * std::popcount(empty);
+    } else {
+      for (Bitboard froms = ours; froms; froms &= froms - 1)
+        plies += std::popcount(board_->neighbours(std::countr_zero(froms)) & empty);
+    }
+    for (Bitboard tos = targets; tos; tos &= tos - 1) {
+      const Point to = std::countr_zero(tos);
+      for (Bitboard froms = flying ? ours : board_->neighbours(to) & ours; froms;
+           froms &= froms - 1)
+        try_mill(std::countr_zero(froms), to);
+    }
+  }
+  return plies - mill_moves;
 }
 
 }  // namespace mora

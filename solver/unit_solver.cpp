@@ -246,25 +246,24 @@ UnitSolver::Scan UnitSolver::scan(Part part, const Side& side, Bitboard mover,
     }
     n = 0;
   };
-  game_.for_each_ply(moving_position(mover, other), [&](Point from, Point to, Bitboard shots) {
-    if (!shots) {  // no mill: check_solvable() refuses rules whose shot may be skipped
-      ++result.quiet_moves;
-      return;
-    }
-    const Bitboard left = other & ~shots;
-    const ExitTable* t = side.exit_by_survivors[std::popcount(left)];
-    if (!t) {  // down to two cows
-      add(1, -1);
-      return;
-    }
-    const std::uint64_t i = t->index.index(left, (mover & ~bit(from)) | bit(to));
-    if (part == Part::kRule)
-      __builtin_prefetch(t->rule.data() + i);
-    else
-      __builtin_prefetch(t->pure.data() + i);
-    batch[n++] = {t, i};
-    if (n == kBatch) score_batch();
-  });
+  // Every mill shoots: check_solvable() refuses rules whose shot may be skipped, and the other
+  // side has three cows or more on the board.
+  result.quiet_moves = game_.for_each_mill_ply(
+      moving_position(mover, other), [&](Point from, Point to, Bitboard shots) {
+        const Bitboard left = other & ~shots;
+        const ExitTable* t = side.exit_by_survivors[std::popcount(left)];
+        if (!t) {  // down to two cows
+          add(1, -1);
+          return;
+        }
+        const std::uint64_t i = t->index.index(left, (mover & ~bit(from)) | bit(to));
+        if (part == Part::kRule)
+          __builtin_prefetch(t->rule.data() + i);
+        else
+          __builtin_prefetch(t->pure.data() + i);
+        batch[n++] = {t, i};
+        if (n == kBatch) score_batch();
+      });
   score_batch();
   return result;
 }

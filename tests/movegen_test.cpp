@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <tuple>
+#include <vector>
 
 #include "game/notation.h"
 #include "tests/reference_movegen.h"
@@ -69,6 +72,29 @@ TEST_P(MoveGenAgainstReference, SamePliesAndSameResultingPositions) {
   if (game.rules().shots_per_double_mill == 2) {
     EXPECT_GT(double_shots, 0);
   }
+}
+
+// for_each_mill_ply: the mill plies of for_each_ply, and the count of the others.
+TEST_P(MoveGenAgainstReference, MillPliesAndQuietCountAsInForEachPly) {
+  const Game game(Rules::preset(GetParam()));
+  using Ply = std::tuple<Point, Point, Bitboard>;
+  random_playouts(game, 80, 99, [&](const Position& pos) {
+    std::vector<Ply> mills, expected_mills;
+    int quiet = 0;
+    game.for_each_ply(pos, [&](Point from, Point to, Bitboard shots) {
+      const Move m{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to)};
+      if (game.forms_mill(pos, m))
+        expected_mills.emplace_back(from, to, shots);
+      else
+        ++quiet;
+    });
+    const int counted = game.for_each_mill_ply(
+        pos, [&](Point from, Point to, Bitboard shots) { mills.emplace_back(from, to, shots); });
+    std::sort(mills.begin(), mills.end());
+    std::sort(expected_mills.begin(), expected_mills.end());
+    ASSERT_EQ(counted, quiet) << to_string(pos);
+    ASSERT_EQ(mills, expected_mills) << to_string(pos);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, MoveGenAgainstReference,
