@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "game/board.h"
 #include "game/position.h"
@@ -95,6 +96,15 @@ class Game {
   // whose cows that may be shot first are `first_targets`.
   template <typename F>
   void for_each_shot(const Position& pos, int shots, Bitboard first_targets, F&& f) const;
+  // f(from, to, shots) for every choice of shots after a move that formed `mills` mills;
+  // `first_targets` (the cows that may be shot first) is worked out at the first call.
+  template <typename F>
+  void for_each_mill_shot(const Position& pos, Point from, Point to, int mills,
+                          std::optional<Bitboard>& first_targets, F& f) const {
+    if (!first_targets) first_targets = shootable(pos.cows[opposite(pos.side_to_move)]);
+    for_each_shot(pos, mills >= 2 ? rules_.shots_per_double_mill : 1, *first_targets,
+                  [&](Bitboard shots) { f(from, to, shots); });
+  }
 
   Rules rules_;
   const Board* board_;
@@ -137,8 +147,7 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
   if (pos.total(us) <= 2) return;
   const Bitboard empty = board_->all_points() & ~pos.occupied();
   const Bitboard ours = pos.cows[us];
-  Bitboard first_targets = 0;
-  bool first_targets_known = false;  // computed at the first mill: most positions have none
+  std::optional<Bitboard> first_targets;  // computed at the first mill: most positions have none
   // A move away from a line never completes it, so the mill points of `ours` cover them all.
   const Bitboard mill_points = board_->mill_points(ours);
   auto emit = [&](Point from, Point to) {
@@ -148,12 +157,7 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
       f(from, to, Bitboard{0});
       return;
     }
-    if (!first_targets_known) {
-      first_targets = shootable(pos.cows[opposite(us)]);
-      first_targets_known = true;
-    }
-    for_each_shot(pos, mills >= 2 ? rules_.shots_per_double_mill : 1, first_targets,
-                  [&](Bitboard shots) { f(from, to, shots); });
+    for_each_mill_shot(pos, from, to, mills, first_targets, f);
   };
   if (pos.in_hand[us] > 0) {
     for (Bitboard to = empty; to; to &= to - 1) emit(kNoPoint, std::countr_zero(to));
@@ -175,20 +179,14 @@ int Game::for_each_mill_ply(const Position& pos, F&& f) const {
   const Bitboard ours = pos.cows[us];
   // Only a move to one of these points can complete a line (see for_each_ply).
   const Bitboard targets = empty & board_->mill_points(ours);
-  Bitboard first_targets = 0;
-  bool first_targets_known = false;
+  std::optional<Bitboard> first_targets;
   int plies = 0, mill_moves = 0;
   auto try_mill = [&](Point from, Point to) {
     const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
     const int mills = board_->mills_formed(after, to);
     if (mills == 0) return;
     ++mill_moves;
-    if (!first_targets_known) {
-      first_targets = shootable(pos.cows[opposite(us)]);
-      first_targets_known = true;
-    }
-    for_each_shot(pos, mills >= 2 ? rules_.shots_per_double_mill : 1, first_targets,
-                  [&](Bitboard shots) { f(from, to, shots); });
+    for_each_mill_shot(pos, from, to, mills, first_targets, f);
   };
   if (pos.in_hand[us] > 0) {
     plies = std::popcount(empty);
