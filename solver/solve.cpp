@@ -13,6 +13,7 @@
 #include "db/table.h"
 #include "solver/checkpoint.h"
 #include "solver/placing_solver.h"
+#include "solver/resource_usage.h"
 #include "solver/unit_solver.h"
 
 namespace mora::solver {
@@ -196,14 +197,18 @@ UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& prog
   const Rules& rules = options.rules;
   const Game game(rules);
   const auto start = std::chrono::steady_clock::now();
-  auto seconds = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  if (!unit.moving_phase()) {
-    UnitReport report = solve_placing_unit(folder, game, unit, progress);
-    report.seconds = seconds();
+  const double cpu_start = process_cpu_seconds();
+  reset_peak_resident_bytes();
+  auto measured = [&](UnitReport report) {
+    report.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.cpu_seconds = process_cpu_seconds() - cpu_start;
+    report.peak_resident_bytes = peak_resident_bytes();
+    for (const Subspace s : sides_of(unit))
+      report.table_bytes += std::filesystem::file_size(folder / table_file_name(s));
     return report;
-  }
+  };
+  if (!unit.moving_phase()) return measured(solve_placing_unit(folder, game, unit, progress));
   UnitReport report;
   report.unit = unit;
   ExitTables exits;
@@ -220,12 +225,11 @@ UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& prog
     report.positions += solver.size(s);
   }
   remove_scratch_files(folder, unit);
-  report.seconds = seconds();
   report.state_bytes = solver.peak_state_bytes();
   report.checkpoint_bytes = solver.checkpoint_bytes();
   report.resumed_from = solver.resumed_from();
   report.exit_bytes = exits.bytes();
-  return report;
+  return measured(report);
 }
 
 namespace {
@@ -276,8 +280,10 @@ constexpr const char* kHowToContinue =
 std::string describe(const UnitReport& r) {
   std::ostringstream line;
   line << r.unit.name() << ": " << r.positions << " positions in " << r.seconds << " s ("
-       << static_cast<double>(r.positions) / std::max(r.seconds, 1e-9) / 1e6 << " M/s), state "
-       << r.state_bytes / (1 << 20) << " MiB, exits " << r.exit_bytes / (1 << 20) << " MiB";
+       << static_cast<double>(r.positions) / std::max(r.seconds, 1e-9) / 1e6 << " M/s), cpu "
+       << r.cpu_seconds << " s, peak RSS " << r.peak_resident_bytes / (1 << 20) << " MiB, tables "
+       << r.table_bytes / (1 << 20) << " MiB, state " << r.state_bytes / (1 << 20) << " MiB, exits "
+       << r.exit_bytes / (1 << 20) << " MiB";
   if (r.checkpoint_bytes) line << ", checkpoint " << r.checkpoint_bytes / (1 << 20) << " MiB";
   if (!r.resumed_from.empty()) line << ", resumed from its checkpoint at the " << r.resumed_from;
   return line.str();

@@ -48,6 +48,9 @@ struct UnitReport {
   Subspace unit;
   std::uint64_t positions = 0;
   double seconds = 0;
+  double cpu_seconds = 0;  // of every thread
+  std::uint64_t peak_resident_bytes = 0;
+  std::uint64_t table_bytes = 0;  // of the tables written
   std::uint64_t state_bytes = 0;
   std::uint64_t exit_bytes = 0;
   bool skipped = false;
@@ -65,7 +68,8 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
 // (atomically, one file per subspace).
 UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress);
 
-// One line on a solved unit: positions, time, rate, memory, checkpoint, resumption.
+// One line on a solved unit: positions, time, rate, CPU time, memory, table bytes, checkpoint,
+// resumption.
 std::string describe(const UnitReport& report);
 
 // Solves what is not finished yet. `log` gets one line per unit. Throws on bad input (tables

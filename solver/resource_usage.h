@@ -1,0 +1,17 @@
+// What a unit costs the machine: CPU time (which, unlike wall time, other work on a shared
+// machine does not inflate) and the peak of resident memory.
+#pragma once
+
+#include <cstdint>
+
+namespace mora::solver {
+
+// CPU seconds used by every thread of the process so far.
+double process_cpu_seconds();
+// Starts a new peak of resident memory (Linux: /proc/self/clear_refs); without it the peak
+// is that of the whole process.
+void reset_peak_resident_bytes();
+// Peak resident memory since the last reset (VmHWM), 0 where the system does not tell.
+std::uint64_t peak_resident_bytes();
+
+}  // namespace mora::solver
