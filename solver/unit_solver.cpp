@@ -92,9 +92,13 @@ void UnitSolver::allocate() {
     side.states.assign(side.index.size(), state::kOpen);
     side.layer_marks.assign((side.index.size() + 63) / 64, 0);
   }
+  peak_bytes_ = std::max(peak_bytes_, state_bytes());
+}
+
+std::uint64_t UnitSolver::state_bytes() const {
   std::uint64_t bytes = 0;
   for (const Side& side : sides_) bytes += bytes_of(side.states) + bytes_of(side.layer_marks);
-  peak_bytes_ = std::max(peak_bytes_, bytes);
+  return bytes;
 }
 
 std::vector<std::span<std::byte>> UnitSolver::arrays() {
@@ -189,8 +193,7 @@ void UnitSolver::spill_rule_part() {
 }
 
 void UnitSolver::mark(Side& side, std::uint64_t i, int d) {
-  std::atomic_ref<std::uint64_t>(side.layer_marks[i / 64])
-      .fetch_or(std::uint64_t{1} << (d % 64), std::memory_order_relaxed);
+  side.layer_marks[i / 64] |= std::uint64_t{1} << (d % 64);
 }
 
 void UnitSolver::run_layers(Part part, int first_layer) {
@@ -308,34 +311,31 @@ void UnitSolver::initialise(Part part, int s) {
 
 std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   Side& side = sides_[s];
-  const Side& prev = sides_[partner(s)];
-  State* const targets = sides_[partner(s)].states.data();
+  const int t = partner(s);
+  const Side& prev = sides_[t];
   const Rules& rules = game_.rules();
   const Board& board = game_.board();
+  const std::uint64_t layer_bit = std::uint64_t{1} << (d % 64);
   std::atomic<std::uint64_t> decided{0};
-  for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
+  const std::uint64_t chunks = (side.index.size() + kChunk - 1) / kChunk;
+  std::atomic<std::uint64_t> next_chunk{0};
+  updates_.reset(prev.index.size(), omp_get_max_threads());
+  // Finds the updates of one chunk of the layer's positions.
+  auto gather = [&](int thread, std::uint64_t begin, std::uint64_t end) {
     CowSets pred_positions[kMaxPredecessors];
     std::uint64_t preds[kMaxPredecessors];
     std::uint64_t local = 0;
-    const std::uint64_t layer_bit = std::uint64_t{1} << (d % 64);
     for (std::uint64_t block = begin; block < end; block += 64) {
-      if (!(std::atomic_ref(side.layer_marks[block / 64]).load(std::memory_order_relaxed) &
-            layer_bit))
-        continue;
+      if (!(side.layer_marks[block / 64] & layer_bit)) continue;
       for (std::uint64_t i = block; i < std::min(end, block + 64); ++i) {
-        std::atomic_ref<State> cell(side.states[i]);
-        State st = cell.load(std::memory_order_relaxed);
-        // Only this thread changes a position pending at d during layer d: predecessor
-        // updates touch open positions and wins pending beyond d + 1.
-        if (st == state::make(state::kPendingWin, d)) {
+        State& st = side.states[i];
+        // Nothing else changes a position pending at d while its layer gathers.
+        if (st == state::make(state::kPendingWin, d))
           st = state::make(state::kWin, d);
-          cell.store(st, std::memory_order_relaxed);
-        } else if (st == state::make(state::kPendingLoss, d)) {
+        else if (st == state::make(state::kPendingLoss, d))
           st = state::make(state::kLoss, d);
-          cell.store(st, std::memory_order_relaxed);
-        } else if (st != state::make(state::kWin, d) && st != state::make(state::kLoss, d)) {
+        else if (st != state::make(state::kWin, d) && st != state::make(state::kLoss, d))
           continue;
-        }
         ++local;
         if (d + 1 > cap) continue;
         // Unmoves: the side that just moved is `other`; it moved a cow to `to` from `from`
@@ -354,61 +354,68 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
           }
         }
         prev.index.index(std::span(pred_positions, n), preds);
-        for (int k = 0; k < n; ++k) __builtin_prefetch(targets + preds[k], 1);
-        if (state::tag(st) == state::kLoss) {
-          for (int k = 0; k < n; ++k) win_predecessor(partner(s), preds[k], d);
-        } else {
-          const int orbit = side.index.orbit_size(i);
-          for (int k = 0; k < n; ++k) refute_predecessor(part, partner(s), preds[k], d, orbit);
-        }
+        const unsigned code = state::tag(st) == state::kLoss
+                                  ? UpdateBuckets::kWin
+                                  : static_cast<unsigned>(side.index.orbit_size(i));
+        for (int k = 0; k < n; ++k) updates_.add(thread, preds[k], code);
       }
     }
     decided.fetch_add(local, std::memory_order_relaxed);
     progress_.advance(end - begin);
-  });
+  };
+  while (next_chunk.load() < chunks) {
+#pragma omp parallel
+    {
+      const int thread = omp_get_thread_num();
+      while (updates_.count(thread) < UpdateBuckets::kRoundUpdates) {
+        const std::uint64_t c = next_chunk.fetch_add(1);
+        if (c >= chunks) break;
+        gather(thread, c * kChunk, std::min(side.index.size(), (c + 1) * kChunk));
+      }
+    }
+    peak_bytes_ = std::max(peak_bytes_, state_bytes() + updates_.bytes());
+    updates_.drain([&](std::uint64_t i, unsigned code) {
+      if (code == UpdateBuckets::kWin)
+        win_predecessor(t, i, d);
+      else
+        refute_predecessor(part, t, i, d, static_cast<int>(code));
+    });
+  }
   return decided.load();
 }
 
+// Called by one thread at a time for a position (UpdateBuckets::drain), so without atomics.
 void UnitSolver::win_predecessor(int s, std::uint64_t i, int d) {
-  std::atomic_ref<State> cell(sides_[s].states[i]);
-  const State win = state::make(state::kWin, d + 1);
-  State st = cell.load(std::memory_order_relaxed);
-  while (state::is_open(st) || st == state::kOpenNoLoss ||
-         (state::tag(st) == state::kPendingWin && state::payload(st) > d + 1)) {
-    if (cell.compare_exchange_weak(st, win, std::memory_order_relaxed)) {
-      mark(sides_[s], i, d + 1);
-      return;
-    }
+  State& st = sides_[s].states[i];
+  if (state::is_open(st) || st == state::kOpenNoLoss ||
+      (state::tag(st) == state::kPendingWin && state::payload(st) > d + 1)) {
+    st = state::make(state::kWin, d + 1);
+    mark(sides_[s], i, d + 1);
   }
 }
 
 void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, int refuted_orbit) {
-  std::atomic_ref<State> cell(sides_[s].states[i]);
-  State st = cell.load(std::memory_order_relaxed);
+  State& st = sides_[s].states[i];
   if (!state::is_open(st)) return;  // most predecessors are decided: no weight to work out
   const int weight =
       refuted_orbit * (game_.board().num_symmetries() / sides_[s].index.orbit_size(i));
-  while (state::is_open(st)) {
-    State next;
-    if (st > weight) {
-      next = static_cast<State>(st - weight);
-    } else if (part == Part::kRule) {
-      next = state::make(state::kLoss, d + 1);  // every exit counts one ply
-    } else {
-      // The last successor is refuted: lost, as late as the slowest exit allows. The exits
-      // are scanned again rather than kept from initialise(), which would take another
-      // byte per position; this runs once per lost position.
-      Bitboard mover, other;
-      sides_[s].index.unindex(i, mover, other);
-      const int distance = std::max(d + 1, scan(part, sides_[s], mover, other).exits.loss);
-      next = distance > d + 1 ? pending(state::kPendingLoss, distance)
-                              : state::make(state::kLoss, distance);
-    }
-    if (cell.compare_exchange_weak(st, next, std::memory_order_relaxed)) {
-      if (state::has_distance(next)) mark(sides_[s], i, state::payload(next));
-      return;
-    }
+  if (st > weight) {
+    st = static_cast<State>(st - weight);
+    return;
   }
+  if (part == Part::kRule) {
+    st = state::make(state::kLoss, d + 1);  // every exit counts one ply
+  } else {
+    // The last successor is refuted: lost, as late as the slowest exit allows. The exits are
+    // scanned again rather than kept from initialise(), which would take another byte per
+    // position; this runs once per lost position.
+    Bitboard mover, other;
+    sides_[s].index.unindex(i, mover, other);
+    const int distance = std::max(d + 1, scan(part, sides_[s], mover, other).exits.loss);
+    st = distance > d + 1 ? pending(state::kPendingLoss, distance)
+                          : state::make(state::kLoss, distance);
+  }
+  mark(sides_[s], i, state::payload(st));
 }
 
 void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& sink) const {

@@ -33,6 +33,7 @@
 #include "solver/huge_pages.h"
 #include "solver/progress.h"
 #include "solver/state.h"
+#include "solver/update_buckets.h"
 
 namespace mora::solver {
 
@@ -56,7 +57,7 @@ class UnitSolver {
   std::uint64_t size(int side) const { return sides_[side].index.size(); }
   // Hands the solved entries of `side` to `sink` in index order, a chunk at a time.
   void emit(int side, const std::function<void(std::span<const Entry>)>& sink) const;
-  // Bytes of per-position state held at the peak of solve().
+  // Bytes of per-position state and deferred updates held at the peak of solve().
   std::uint64_t peak_state_bytes() const { return peak_bytes_; }
   // Bytes of the largest checkpoint saved (0 if none was).
   std::uint64_t checkpoint_bytes() const { return checkpoint_bytes_; }
@@ -91,6 +92,7 @@ class UnitSolver {
   void save_if_due(Part part, int next_layer);
   std::vector<std::span<std::byte>> arrays();
   void allocate();
+  std::uint64_t state_bytes() const;
   void solve_part(Part part, std::optional<ResumePoint> resume);
   // Weighs the in-unit moves and scores the exits of every position of `side`.
   void initialise(Part part, int side);
@@ -105,7 +107,9 @@ class UnitSolver {
   // Counts the moves of the position (mover, other) of `side` and scores its mills.
   Scan scan(Part part, const Side& side, Bitboard mover, Bitboard other) const;
   State initial_state(int weight, const ExitSummary& exits);
-  // Notes that position i of `side` now holds a state to process at layer d.
+  // Notes that position i of `side` now holds a state to process at layer d. Only one thread
+  // at a time marks the positions of a word: initialise() and UpdateBuckets work in ranges
+  // that are multiples of 64.
   static void mark(Side& side, std::uint64_t i, int d);
   // A pending state, remembering that the layers must run until `distance`.
   State pending(State tag, int distance);
@@ -123,6 +127,7 @@ class UnitSolver {
   std::vector<Side> sides_;
   bool rule_part_ = false;
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
+  UpdateBuckets updates_;
   std::uint64_t peak_bytes_ = 0;
   double checkpoint_seconds_;
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
