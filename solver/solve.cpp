@@ -190,25 +190,15 @@ UnitReport solve_placing_unit(const std::filesystem::path& folder, const Game& g
   return report;
 }
 
-}  // namespace
+constexpr const char* kHowToContinue =
+    "The run stopped here. Every finished table is kept and no unfinished one looks finished: "
+    "once the cause is fixed (for a full disk, free some space), the same command continues "
+    "where it stopped.";
 
-UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress) {
+UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subspace unit,
+                             Progress& progress) {
   const std::filesystem::path& folder = options.folder;
-  const Rules& rules = options.rules;
-  const Game game(rules);
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu_start = process_cpu_seconds();
-  reset_peak_resident_bytes();
-  auto measured = [&](UnitReport report) {
-    report.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report.cpu_seconds = process_cpu_seconds() - cpu_start;
-    report.peak_resident_bytes = peak_resident_bytes();
-    for (const Subspace s : sides_of(unit))
-      report.table_bytes += std::filesystem::file_size(folder / table_file_name(s));
-    return report;
-  };
-  if (!unit.moving_phase()) return measured(solve_placing_unit(folder, game, unit, progress));
+  const Rules& rules = game.rules();
   UnitReport report;
   report.unit = unit;
   ExitTables exits;
@@ -229,7 +219,31 @@ UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& prog
   report.checkpoint_bytes = solver.checkpoint_bytes();
   report.resumed_from = solver.resumed_from();
   report.exit_bytes = exits.bytes();
-  return measured(report);
+  return report;
+}
+
+}  // namespace
+
+UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress) {
+  const Game game(options.rules);
+  const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = process_cpu_seconds();
+  reset_peak_resident_bytes();
+  UnitReport report;
+  try {
+    report = unit.moving_phase() ? solve_moving_unit(options, game, unit, progress)
+                                 : solve_placing_unit(options.folder, game, unit, progress);
+  } catch (const IoError& e) {
+    throw IoError(std::string(e.what()) + "\n" + kHowToContinue);
+  } catch (const TableError& e) {
+    throw TableError(std::string(e.what()) + "\n" + kHowToContinue);
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.cpu_seconds = process_cpu_seconds() - cpu_start;
+  report.peak_resident_bytes = peak_resident_bytes();
+  for (const Subspace s : sides_of(unit))
+    report.table_bytes += std::filesystem::file_size(options.folder / table_file_name(s));
+  return report;
 }
 
 namespace {
@@ -265,15 +279,6 @@ class RunProgress {
   std::uint64_t total_, done_ = 0;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
-
-}  // namespace
-
-namespace {
-
-constexpr const char* kHowToContinue =
-    "The run stopped here. Every finished table is kept and no unfinished one looks finished: "
-    "once the cause is fixed (for a full disk, free some space), the same command continues "
-    "where it stopped.";
 
 }  // namespace
 
@@ -317,14 +322,7 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
       reports.push_back(skipped);
       continue;
     }
-    UnitReport r;
-    try {
-      r = solve_unit(options, units[u], progress);
-    } catch (const IoError& e) {
-      throw IoError(std::string(e.what()) + "\n" + kHowToContinue);
-    } catch (const TableError& e) {
-      throw TableError(std::string(e.what()) + "\n" + kHowToContinue);
-    }
+    const UnitReport r = solve_unit(options, units[u], progress);
     log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     reports.push_back(r);
   }

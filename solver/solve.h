@@ -65,7 +65,7 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
 bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
                    std::ostream& log);
 // Solves one unit (moving or placing) whose dependencies are finished and writes its tables
-// (atomically, one file per subspace).
+// (atomically, one file per subspace). An IoError or TableError says how to continue.
 UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress);
 
 // One line on a solved unit: positions, time, rate, CPU time, memory, table bytes, checkpoint,
