@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'C', 'K', 'P', '1'};
 // Covers the layout here and the state encoding of solver/state.h.
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 
 struct FixedPart {
   std::array<char, 8> magic = kMagic;
@@ -89,6 +89,18 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointHeader& 
   const std::uint64_t digest = hash.digest();
   out.write(&digest, sizeof digest);
   out.commit();
+}
+
+std::optional<CheckpointHeader> read_checkpoint_header(const std::filesystem::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  FixedPart fixed;
+  const bool read = read_fully(fd, &fixed, sizeof fixed);
+  ::close(fd);
+  if (!read || fixed.magic != kMagic || fixed.version != kVersion) return std::nullopt;
+  return CheckpointHeader{fixed.rules_fingerprint,
+                          Subspace{fixed.unit[0], fixed.unit[1], fixed.unit[2], fixed.unit[3]},
+                          fixed.part, fixed.next_layer, fixed.max_pending};
 }
 
 std::optional<CheckpointHeader> load_checkpoint(const std::filesystem::path& file,

@@ -5,7 +5,7 @@
 // written.
 //
 // Layout (the host's byte order: a checkpoint is resumed where it was written): magic "MORACKP1",
-// u32 version (1), u32 number of arrays, u64 rules fingerprint, i32 unit mover, other, mover in
+// u32 version (2), u32 number of arrays, u64 rules fingerprint, i32 unit mover, other, mover in
 // hand, other in hand, i32 part, i32 next layer, i32 latest pending distance, i32 reserved; u64
 // bytes of each array; the arrays' bytes in order; u64 XXH64 of all the bytes before it.
 #pragma once
@@ -40,6 +40,10 @@ void remove_scratch_files(const std::filesystem::path& folder, Subspace unit);
 // Writes the header and the arrays; throws IoError naming the file when it cannot.
 void save_checkpoint(const std::filesystem::path& file, const CheckpointHeader& header,
                      const std::vector<std::span<const std::byte>>& arrays);
+
+// The header of a checkpoint of this version, unchecked (load_checkpoint() checks it all), so
+// that the arrays can be sized for its part before they are loaded; nullopt if none.
+std::optional<CheckpointHeader> read_checkpoint_header(const std::filesystem::path& file);
 
 // Fills `arrays` (whose sizes must be the saved ones) from the checkpoint of this unit and
 // these rules and returns its header; nullopt, with the reason in `why`, when there is no

@@ -55,10 +55,10 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
       rule_part_(game.rules().ply_limit > 0),
       checkpoint_seconds_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
-  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}});
+  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}, {}, {}});
   if (subspace.mover != subspace.other) {
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
-    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}, {}, {}});
+    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}, {}, {}, {}, {}});
   }
   for (const Subspace e : exit_subspaces(game.rules(), subspace)) {
     // A mill of side 0 (mover, other) leaves (other - shots, mover), whose other side is side
@@ -87,17 +87,25 @@ void UnitSolver::solve() {
   solve_part(Part::kPure, resume);
 }
 
-void UnitSolver::allocate() {
+void UnitSolver::allocate(Part part) {
   for (Side& side : sides_) {
-    side.states.assign(side.index.size(), state::kOpen);
-    side.layer_marks.assign((side.index.size() + 63) / 64, 0);
+    const std::uint64_t n = side.index.size();
+    side.states.assign(n, state::kOpen);
+    side.layer_marks.assign((n + 63) / 64, 0);
+    side.exit_loss.assign(n, 0);
+    if (part == Part::kRule)
+      side.pure_start.assign(n, state::kOpen);
+    else
+      HugePageVector<State>().swap(side.pure_start);
   }
   peak_bytes_ = std::max(peak_bytes_, state_bytes());
 }
 
 std::uint64_t UnitSolver::state_bytes() const {
   std::uint64_t bytes = 0;
-  for (const Side& side : sides_) bytes += bytes_of(side.states) + bytes_of(side.layer_marks);
+  for (const Side& side : sides_)
+    bytes += bytes_of(side.states) + bytes_of(side.layer_marks) + bytes_of(side.exit_loss) +
+             bytes_of(side.pure_start);
   return bytes;
 }
 
@@ -106,6 +114,8 @@ std::vector<std::span<std::byte>> UnitSolver::arrays() {
   for (Side& side : sides_) {
     out.push_back(std::as_writable_bytes(std::span(side.states)));
     out.push_back(std::as_writable_bytes(std::span(side.layer_marks)));
+    out.push_back(std::as_writable_bytes(std::span(side.exit_loss)));
+    out.push_back(std::as_writable_bytes(std::span(side.pure_start)));  // empty in the pure part
   }
   return out;
 }
@@ -113,11 +123,11 @@ std::vector<std::span<std::byte>> UnitSolver::arrays() {
 std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
   const auto file = checkpoint_file(scratch_folder_, subspace(0));
   if (!std::filesystem::exists(file)) return std::nullopt;
-  allocate();
-  std::string why;
-  std::optional<CheckpointHeader> header =
-      load_checkpoint(file, game_.rules().fingerprint(), subspace(0), arrays(), why);
+  std::optional<CheckpointHeader> header = read_checkpoint_header(file);
   const Part part = header && header->part == 1 ? Part::kRule : Part::kPure;
+  allocate(part);
+  std::string why;
+  header = load_checkpoint(file, game_.rules().fingerprint(), subspace(0), arrays(), why);
   // The pure part reads the finished ply-limit part from its scratch files.
   if (header && part == Part::kPure && rule_part_)
     for (int s = 0; s < num_sides(); ++s) {
@@ -168,13 +178,34 @@ void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
     return;
   }
   max_pending_ = 0;
-  allocate();
-  for (int s = 0; s < num_sides(); ++s) {
-    progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits", size(s));
-    initialise(part, s);
+  if (part == Part::kPure && rule_part_) {
+    start_pure_from_scan();
+  } else {
+    allocate(part);
+    for (int s = 0; s < num_sides(); ++s) {
+      progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits",
+                      size(s));
+      initialise(part, s);
+    }
   }
   save_if_due(part, 0);
   run_layers(part, 0);
+}
+
+void UnitSolver::start_pure_from_scan() {
+  for (Side& side : sides_) {
+    side.states.swap(side.pure_start);
+    HugePageVector<State>().swap(side.pure_start);
+    side.layer_marks.assign(side.layer_marks.size(), 0);
+    for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
+      for (std::uint64_t i = begin; i < end; ++i) {
+        const State st = side.states[i];
+        if (!state::has_distance(st)) continue;
+        mark(side, i, state::payload(st));
+        note_distance(state::payload(st));
+      }
+    });
+  }
 }
 
 void UnitSolver::spill_rule_part() {
@@ -216,18 +247,18 @@ void UnitSolver::run_layers(Part part, int first_layer) {
       if (!state::is_final(st)) st = state::kDraw;
 }
 
-UnitSolver::Scan UnitSolver::scan(Part part, const Side& side, Bitboard mover,
+void UnitSolver::ExitSummary::add(int win_plies, int loss_plies) {
+  if (win_plies >= 0)
+    win = win < 0 ? win_plies : std::min(win, win_plies);
+  else if (loss_plies >= 0)
+    loss = std::max(loss, loss_plies);
+  else
+    draw = true;
+}
+
+UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mover,
                                   Bitboard other) const {
   Scan result;
-  ExitSummary& summary = result.exits;
-  auto add = [&summary](int win, int loss) {
-    if (win >= 0)
-      summary.win = summary.win < 0 ? win : std::min(summary.win, win);
-    else if (loss >= 0)
-      summary.loss = std::max(summary.loss, loss);
-    else
-      summary.draw = true;
-  };
   // The exit values are scattered over tables larger than the caches: a batch of lookups is
   // prefetched before the first is read, so that their misses overlap.
   constexpr int kBatch = 32;
@@ -239,13 +270,12 @@ UnitSolver::Scan UnitSolver::scan(Part part, const Side& side, Bitboard mover,
   auto score_batch = [&] {
     for (int k = 0; k < n; ++k) {
       const auto [t, i] = batch[k];
-      if (part == Part::kRule) {
-        add(t->rule[i] == RuleClass::kLoss ? 1 : -1, t->rule[i] == RuleClass::kWin ? 1 : -1);
-      } else {
-        const State v = t->pure[i];
-        add(state::tag(v) == state::kLoss ? state::payload(v) + 1 : -1,
-            state::tag(v) == state::kWin ? state::payload(v) + 1 : -1);
-      }
+      const State v = t->pure[i];
+      result.pure.add(state::tag(v) == state::kLoss ? state::payload(v) + 1 : -1,
+                      state::tag(v) == state::kWin ? state::payload(v) + 1 : -1);
+      if (with_rule)
+        result.rule.add(t->rule[i] == RuleClass::kLoss ? 1 : -1,
+                        t->rule[i] == RuleClass::kWin ? 1 : -1);
     }
     n = 0;
   };
@@ -256,14 +286,13 @@ UnitSolver::Scan UnitSolver::scan(Part part, const Side& side, Bitboard mover,
         const Bitboard left = other & ~shots;
         const ExitTable* t = side.exit_by_survivors[std::popcount(left)];
         if (!t) {  // down to two cows
-          add(1, -1);
+          result.pure.add(1, -1);
+          result.rule.add(1, -1);
           return;
         }
         const std::uint64_t i = t->index.index(left, (mover & ~bit(from)) | bit(to));
-        if (part == Part::kRule)
-          __builtin_prefetch(t->rule.data() + i);
-        else
-          __builtin_prefetch(t->pure.data() + i);
+        __builtin_prefetch(t->pure.data() + i);
+        if (with_rule) __builtin_prefetch(t->rule.data() + i);
         batch[n++] = {t, i};
         if (n == kBatch) score_batch();
       });
@@ -271,19 +300,23 @@ UnitSolver::Scan UnitSolver::scan(Part part, const Side& side, Bitboard mover,
   return result;
 }
 
-State UnitSolver::pending(State tag, int distance) {
+void UnitSolver::note_distance(int distance) {
   std::atomic_ref<int> max_pending(max_pending_);
   int seen = max_pending.load();
   while (seen < distance && !max_pending.compare_exchange_weak(seen, distance)) {
   }
+}
+
+State UnitSolver::pending(State tag, int distance) {
+  note_distance(distance);
   return state::make(tag, distance);
 }
 
 State UnitSolver::initial_state(int weight, const ExitSummary& e) {
-  if (e.win >= 0) return pending(state::kPendingWin, e.win);
+  if (e.win >= 0) return state::make(state::kPendingWin, e.win);
   if (e.draw) return state::kOpenNoLoss;
   if (weight > 0) return static_cast<State>(weight);
-  return pending(state::kPendingLoss, std::max(e.loss, 0));  // no move at all: lost now
+  return state::make(state::kPendingLoss, std::max(e.loss, 0));  // no move at all: lost now
 }
 
 void UnitSolver::initialise(Part part, int s) {
@@ -300,10 +333,19 @@ void UnitSolver::initialise(Part part, int s) {
         side.states[i] = state::kDraw;
         continue;
       }
-      const Scan moves = scan(part, side, mover, other);
-      const State st = initial_state(moves.quiet_moves * move_weight, moves.exits);
+      // The ply-limit part's scan sets up the pure part too.
+      const bool with_rule = part == Part::kRule;
+      const Scan moves = scan(with_rule, side, mover, other);
+      const int weight = moves.quiet_moves * move_weight;
+      const State st = initial_state(weight, with_rule ? moves.rule : moves.pure);
       side.states[i] = st;
-      if (state::has_distance(st)) mark(side, i, state::payload(st));
+      if (state::has_distance(st)) {
+        mark(side, i, state::payload(st));
+        note_distance(state::payload(st));
+      }
+      if (with_rule) side.pure_start[i] = initial_state(weight, moves.pure);
+      side.exit_loss[i] =
+          static_cast<std::uint8_t>(std::min<int>(std::max(moves.pure.loss, 0), kRescanExits));
     }
     progress_.advance(end - begin);
   });
@@ -406,12 +448,14 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, in
   if (part == Part::kRule) {
     st = state::make(state::kLoss, d + 1);  // every exit counts one ply
   } else {
-    // The last successor is refuted: lost, as late as the slowest exit allows. The exits are
-    // scanned again rather than kept from initialise(), which would take another byte per
-    // position; this runs once per lost position.
-    Bitboard mover, other;
-    sides_[s].index.unindex(i, mover, other);
-    const int distance = std::max(d + 1, scan(part, sides_[s], mover, other).exits.loss);
+    // The last successor is refuted: lost, as late as the slowest exit allows.
+    int latest_exit_loss = sides_[s].exit_loss[i];
+    if (latest_exit_loss == kRescanExits) {
+      Bitboard mover, other;
+      sides_[s].index.unindex(i, mover, other);
+      latest_exit_loss = scan(false, sides_[s], mover, other).pure.loss;
+    }
+    const int distance = std::max(d + 1, latest_exit_loss);
     st = distance > d + 1 ? pending(state::kPendingLoss, distance)
                           : state::make(state::kLoss, distance);
   }

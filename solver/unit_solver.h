@@ -7,7 +7,11 @@
 // distance is the number of plies to the next mill (like chess's distance-to-zeroing).
 //
 // The parts run one after the other with 2 bytes of state per position; the finished
-// ply-limit part waits in a scratch file (1 byte per position) while the pure part runs.
+// ply-limit part waits in a scratch file (1 byte per position) while the pure part runs. One
+// scan of every position's moves and exits sets up both parts: the ply-limit part keeps the
+// pure part's initial states (2 bytes per position) until the pure part starts, and a byte
+// per position keeps the latest loss through an exit, which the pure part needs when a
+// position's last move is refuted.
 //
 // Open positions count their successors by weight rather than by identity, so that no
 // successor's index is needed to set up the count: with G board symmetries, every move of a
@@ -72,6 +76,11 @@ class UnitSolver {
     // Bit d % 64 of word i / 64: position i may have a state to process at layer d, so that
     // a layer skips the words without its bit instead of reading every state.
     HugePageVector<std::uint64_t> layer_marks;
+    // The most plies to a loss through an exit (0 if none), for the pure part; kRescanExits
+    // where a byte cannot hold it.
+    HugePageVector<std::uint8_t> exit_loss;
+    // The pure part's initial states, set up by the ply-limit part's scan: empty otherwise.
+    HugePageVector<State> pure_start;
     // By the number of the other side's cows left after a mill: the table the mill leads to
     // (nullptr when the game ends there instead).
     std::array<const ExitTable*, kMaxPoints + 1> exit_by_survivors{};
@@ -80,7 +89,10 @@ class UnitSolver {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
     int loss = -1;  // most plies to a loss through an exit, -1 if none
     bool draw = false;
+    // Adds an exit: won in `win` plies, else lost in `loss` plies, else (both -1) drawn.
+    void add(int win, int loss);
   };
+  static constexpr std::uint8_t kRescanExits = 255;
 
   static const char* part_name(Part part) { return part == Part::kPure ? "pure" : "ply-limit"; }
   // The part and layer a usable checkpoint continues at, its arrays loaded.
@@ -91,7 +103,8 @@ class UnitSolver {
   std::optional<ResumePoint> restore();
   void save_if_due(Part part, int next_layer);
   std::vector<std::span<std::byte>> arrays();
-  void allocate();
+  // Sizes the arrays of `part` (pure_start only for the ply-limit part).
+  void allocate(Part part);
   std::uint64_t state_bytes() const;
   void solve_part(Part part, std::optional<ResumePoint> resume);
   // Weighs the in-unit moves and scores the exits of every position of `side`.
@@ -102,17 +115,22 @@ class UnitSolver {
   std::uint64_t propagate(Part part, int side, int d, int cap);
   struct Scan {
     int quiet_moves = 0;  // moves that form no mill and so stay in the unit
-    ExitSummary exits;
+    ExitSummary pure;
+    ExitSummary rule;  // only when asked for
   };
-  // Counts the moves of the position (mover, other) of `side` and scores its mills.
-  Scan scan(Part part, const Side& side, Bitboard mover, Bitboard other) const;
-  State initial_state(int weight, const ExitSummary& exits);
+  // Counts the moves of the position (mover, other) of `side` and scores its mills for the
+  // pure part and, when `with_rule`, for the ply-limit part.
+  Scan scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other) const;
+  static State initial_state(int weight, const ExitSummary& exits);
+  // The pure part set up from the states the ply-limit part's scan left in pure_start.
+  void start_pure_from_scan();
   // Notes that position i of `side` now holds a state to process at layer d. Only one thread
   // at a time marks the positions of a word: initialise() and UpdateBuckets work in ranges
   // that are multiples of 64.
   static void mark(Side& side, std::uint64_t i, int d);
   // A pending state, remembering that the layers must run until `distance`.
   State pending(State tag, int distance);
+  void note_distance(int distance);
   void win_predecessor(int side, std::uint64_t i, int d);
   // refuted_orbit: the orbit size of the refuted position, from which the unmove's weight
   // follows (see the counting argument above).
