@@ -5,6 +5,7 @@
 // the simple moving solver's 3v3 for herd 3 and the placing sweep for herd 4).
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -52,8 +53,10 @@ class Stopwatch {
   std::clock_t cpu_ = std::clock();
 };
 
+// The process id keeps test runs of other work trees on the same machine apart.
 fs::path fresh_folder(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("mora_whole_game_test_" + name);
+  const fs::path p = fs::temp_directory_path() /
+                     ("mora_whole_game_test_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(p);
   return p;
 }
