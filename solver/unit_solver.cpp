@@ -416,12 +416,17 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
       }
     }
     peak_bytes_ = std::max(peak_bytes_, state_bytes() + updates_.bytes());
-    updates_.drain([&](std::uint64_t i, unsigned code) {
-      if (code == UpdateBuckets::kWin)
-        win_predecessor(t, i, d);
-      else
-        refute_predecessor(part, t, i, d, static_cast<int>(code));
-    });
+    updates_.drain(
+        [&](std::uint64_t i, unsigned code) {
+          if (code == UpdateBuckets::kWin)
+            win_predecessor(t, i, d);
+          else
+            refute_predecessor(part, t, i, d, static_cast<int>(code));
+        },
+        [&](std::uint64_t i) {
+          __builtin_prefetch(prev.states.data() + i, 1);
+          if (part == Part::kPure) __builtin_prefetch(prev.exit_loss.data() + i);
+        });
   }
   return decided.load();
 }

@@ -33,9 +33,10 @@ class UpdateBuckets {
   }
   std::uint64_t count(int thread) const { return threads_[thread].count; }
   // Calls apply(target, code) for every update, in parallel over the buckets (one thread per
-  // bucket at a time), then empties them.
-  template <typename F>
-  void drain(F&& apply);
+  // bucket at a time), then empties them. prefetch(target) is called a few updates ahead: a
+  // bucket's states are in the cache only once an update has touched them.
+  template <typename Apply, typename Prefetch>
+  void drain(Apply&& apply, Prefetch&& prefetch);
   std::uint64_t bytes() const;
 
  private:
@@ -49,14 +50,18 @@ class UpdateBuckets {
   std::int64_t num_buckets_ = 0;
 };
 
-template <typename F>
-void UpdateBuckets::drain(F&& apply) {
+template <typename Apply, typename Prefetch>
+void UpdateBuckets::drain(Apply&& apply, Prefetch&& prefetch) {
+  constexpr std::size_t kAhead = 16;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t b = 0; b < num_buckets_; ++b) {
     const std::uint64_t base = static_cast<std::uint64_t>(b) << kBucketBits;
     for (Thread& t : threads_) {
-      for (const std::uint32_t u : t.buckets[b])
-        apply(base | u >> kCodeBits, u & ((1u << kCodeBits) - 1));
+      const std::vector<std::uint32_t>& updates = t.buckets[b];
+      for (std::size_t k = 0; k < updates.size(); ++k) {
+        if (k + kAhead < updates.size()) prefetch(base | updates[k + kAhead] >> kCodeBits);
+        apply(base | updates[k] >> kCodeBits, updates[k] & ((1u << kCodeBits) - 1));
+      }
       t.buckets[b].clear();
     }
   }
