@@ -1,0 +1,72 @@
+// The HTTP server of `morabaraba serve`: the probe library's answers as versioned JSON, and the
+// explorer page, over cpp-httplib. Its routes:
+//   GET  /api/v1/probe?position=P[&rules=R]  what `probe --json --moves` prints, each move also
+//                                            naming the position it leads to
+//   GET  /api/v1/line?position=P[&rules=R]   what `probe --json --line` prints
+//   POST /api/v1/probe[?rules=R]             one position per line in the body (at most
+//                                            kMaxBatchPositions): one JSON object per line
+//   GET  /api/v1/info                        the databases served: rules, herd, subspaces, board
+//   GET  /health
+//   GET  /  (and its files)                  the explorer
+// Errors answer {"error": "..."}: 400 for a bad position or parameter (the message the command
+// line gives), 404 for an unknown path or a position outside the databases, 413 for a body
+// that is too large, 500 for a damaged table.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/database.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace mora::tools {
+
+// The databases served, one per rule set: folders of one rule set are probed together (the
+// first given wins where two hold a subspace, as for `probe --db A --db B`).
+class ServedDatabases {
+ public:
+  explicit ServedDatabases(const std::vector<std::filesystem::path>& folders);
+  // The database of rules `name`, or the first one given when `name` is empty. Throws
+  // std::invalid_argument naming the rules served when there is none.
+  const Database& select(const std::string& name) const;
+  const std::vector<std::unique_ptr<Database>>& all() const { return databases_; }
+  const std::vector<std::filesystem::path>& folders(const Database& db) const;
+
+ private:
+  std::vector<std::unique_ptr<Database>> databases_;
+  std::vector<std::vector<std::filesystem::path>> folders_;  // by database
+};
+
+struct ServerOptions {
+  std::size_t threads = 8;       // requests answered at once
+  bool log_requests = true;      // one line per request on stderr
+  int read_timeout_seconds = 5;  // a client that sends nothing for this long is dropped
+};
+
+class ProbeServer {
+ public:
+  static constexpr std::size_t kMaxBatchPositions = 10'000;
+  static constexpr std::size_t kMaxBodyBytes = std::size_t{1} << 20;
+
+  ProbeServer(const ServedDatabases& databases, const ServerOptions& options);
+  ~ProbeServer();
+  // Binds to `address`:`port` (0: any free port) and returns the port; throws
+  // std::runtime_error when it cannot.
+  int bind(const std::string& address, int port);
+  // Answers requests until stop() (from any thread).
+  void listen();
+  void stop();
+
+ private:
+  void add_routes();
+  const ServedDatabases& databases_;
+  std::unique_ptr<httplib::Server> http_;
+};
+
+}  // namespace mora::tools
