@@ -159,6 +159,10 @@ ProbeServer::ProbeServer(const ServedDatabases& databases, const ServerOptions& 
   http_->set_read_timeout(options.read_timeout_seconds, 0);
   http_->set_write_timeout(options.read_timeout_seconds, 0);
   http_->set_keep_alive_timeout(2);
+  http_->set_keep_alive_max_count(1000);
+  // Headers and body go out in separate writes; without this, Nagle's algorithm holds the body
+  // until the client's delayed acknowledgement (40 ms a request on Linux).
+  http_->set_tcp_nodelay(true);  // requests per connection (the library's default: 5)
   http_->set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
     request_start = std::chrono::steady_clock::now();
     return httplib::Server::HandlerResponse::Unhandled;
