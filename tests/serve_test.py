@@ -195,6 +195,12 @@ class ServeTest(unittest.TestCase):
 
     def test_info_and_health(self):
         self.assertEqual(self.server.get_json("/health"), (200, {"status": "ok"}))
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        connection.request("GET", "/api/v1/info")
+        response = connection.getresponse()
+        self.assertEqual(response.getheader("Access-Control-Allow-Origin"), "*")
+        self.assertEqual(response.getheader("Content-Type"), "application/json")
+        connection.close()
         status, info = self.server.get_json("/api/v1/info")
         self.assertEqual(status, 200)
         databases = {d["rules"]: d for d in info["databases"]}

@@ -61,6 +61,8 @@ int status_of(const std::exception& e) {
 
 void reply(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
+  // Pages of other sites (a mill-game app) may ask too.
+  res.set_header("Access-Control-Allow-Origin", "*");
   res.set_content(dump_line(body) + '\n', kJson);
 }
 

@@ -155,6 +155,7 @@ async function show(position, push) {
   if (push) history.pushState({ position, rules: state.rules }, "", url);
   else history.replaceState({ position, rules: state.rules }, "", url);
   state.answer = null;
+  if (!position) $("status").textContent = "Type or paste a position string above.";
   if (position) {
     try {
       state.answer = await getJson(`/api/v1/probe?${query(position)}`);
