@@ -244,6 +244,7 @@ class ServeTest(unittest.TestCase):
             "POST", "/api/v1/probe", b"\xff\xfe\n" + herd3_start.encode() + b"\n")
         lines = [json.loads(line) for line in body.decode().splitlines()]
         self.assertEqual(status, 200)
+        self.assertEqual(len(lines), 2)
         self.assertIn("not valid UTF-8", lines[0]["error"])
         self.assertEqual(lines[1]["value"], "win")
         self.assertEqual(self.server.get_json("/health")[0], 200)

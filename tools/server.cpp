@@ -59,11 +59,15 @@ int status_of(const std::exception& e) {
   return 500;
 }
 
-void reply(httplib::Response& res, int status, const nlohmann::json& body) {
+// An answer of the API. Pages of other sites (a mill-game app) may ask too.
+void reply(httplib::Response& res, int status, std::string body, const char* content_type) {
   res.status = status;
-  // Pages of other sites (a mill-game app) may ask too.
   res.set_header("Access-Control-Allow-Origin", "*");
-  res.set_content(dump_line(body) + '\n', kJson);
+  res.set_content(std::move(body), content_type);
+}
+
+void reply(httplib::Response& res, int status, const nlohmann::json& body) {
+  reply(res, status, dump_line(body) + '\n', kJson);
 }
 
 void reply_error(httplib::Response& res, int status, const std::string& message) {
@@ -122,7 +126,7 @@ void answer_batch(const ServedDatabases& dbs, const httplib::Request& req, httpl
     }
     out += '\n';
   }
-  res.set_content(out, "application/x-ndjson");
+  reply(res, 200, std::move(out), "application/x-ndjson");
 }
 
 nlohmann::json info_json(const ServedDatabases& dbs) {
