@@ -281,7 +281,7 @@ class ServeTest(unittest.TestCase):
         start = time.monotonic()
         for _ in range(20):
             self.assertEqual(self.server.get_json("/health")[0], 200)
-        self.assertLess(time.monotonic() - start, 2)
+        self.assertLess(time.monotonic() - start, 4)  # well under the read timeout (5 s)
         # The server refuses a client that stays silent longer than its read timeout (5 s).
         slow[0].settimeout(15)
         reply = slow[0].recv(4096)
