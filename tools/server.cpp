@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "game/notation.h"
 #include "tools/explorer_assets.h"
@@ -165,10 +166,11 @@ ProbeServer::ProbeServer(const ServedDatabases& databases, const ServerOptions& 
   http_->set_read_timeout(options.read_timeout_seconds, 0);
   http_->set_write_timeout(options.read_timeout_seconds, 0);
   http_->set_keep_alive_timeout(2);
+  // Requests per connection: the library's default, 5, makes a busy client reconnect often.
   http_->set_keep_alive_max_count(1000);
   // Headers and body go out in separate writes; without this, Nagle's algorithm holds the body
   // until the client's delayed acknowledgement (40 ms a request on Linux).
-  http_->set_tcp_nodelay(true);  // requests per connection (the library's default: 5)
+  http_->set_tcp_nodelay(true);
   http_->set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
     request_start = std::chrono::steady_clock::now();
     return httplib::Server::HandlerResponse::Unhandled;
@@ -250,10 +252,17 @@ int ProbeServer::bind(const std::string& address, int port) {
 }
 
 void ProbeServer::listen() {
-  http_->listen_after_bind();
+  listening_ = true;
+  if (!stop_requested_) http_->listen_after_bind();
+  listening_ = false;
 }
 
 void ProbeServer::stop() {
+  stop_requested_ = true;
+  // httplib's stop() does nothing until listen_after_bind() has marked the server running, so a
+  // stop that comes while listen() starts (a SIGTERM just after the port is announced) would be
+  // lost and the server would run on: wait for it to run. A stop before listen() is seen there.
+  while (listening_ && !http_->is_running()) std::this_thread::yield();
   http_->stop();
 }
 

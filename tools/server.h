@@ -13,6 +13,7 @@
 // that is too large, 500 for a damaged table.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <memory>
@@ -59,7 +60,8 @@ class ProbeServer {
   // Binds to `address`:`port` (0: any free port) and returns the port; throws
   // std::runtime_error when it cannot.
   int bind(const std::string& address, int port);
-  // Answers requests until stop() (from any thread).
+  // Answers requests until stop(), which may come from any thread at any time: before
+  // listen(), while it starts, or while it serves.
   void listen();
   void stop();
 
@@ -67,6 +69,8 @@ class ProbeServer {
   void add_routes();
   const ServedDatabases& databases_;
   std::unique_ptr<httplib::Server> http_;
+  std::atomic<bool> stop_requested_ = false;
+  std::atomic<bool> listening_ = false;  // within listen()
 };
 
 }  // namespace mora::tools
