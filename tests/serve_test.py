@@ -224,6 +224,8 @@ class ServeTest(unittest.TestCase):
             ("GET", "/api/v1/probe?position=%FF%FE%20w", None, 400, "not valid UTF-8"),
             ("GET", query("/api/v1/probe", position=herd3_start, rules="nope"), None, 400,
              "no database of rules 'nope' is served (served: morabaraba, malom, msa-tournament)"),
+            ("GET", "/api/v1/probe?rules=%FF&position=" + urllib.parse.quote(herd3_start), None,
+             400, "no database of rules '\ufffd' is served"),
             ("GET", query("/api/v1/probe", position="WWWW..../BBB...../........ w 0 0 0"),
              None, 404, "subspace 4v3 is not in the database"),
             ("GET", query("/api/v1/line", position=herd3_start, rules="malom"), None, 404,
