@@ -1,9 +1,10 @@
 """The explorer in headless Chromium (ctest explorer): `morabaraba serve` on a free port, the
-page loaded from it, a move played by clicking its row, one by clicking the board, back; the
-board, the move list and the URL must change with each, and every request the page makes must
-go to the server itself. Driven over the Chrome DevTools protocol on --remote-debugging-pipe
-with the standard library only; the screenshots go to OUT_DIR. Exit status 77 (skipped) where
-Chromium is not installed.
+page loaded from it, a move played by clicking its row, one by clicking the board, back and
+forward, a position typed in and a bad one; the board, the move list, the best line and the URL
+must follow the server's answers, and every request the page makes must go to the server
+itself. Driven over the Chrome DevTools protocol on --remote-debugging-pipe with the standard
+library only; the screenshots go to OUT_DIR. Exit status 77 (skipped) where Chromium is not
+installed.
 
     explorer_test.py MORABARABA DB_ROOT OUT_DIR
 """
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -96,8 +98,9 @@ class Browser:
             self.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y,
                       button="left", clickCount=1)
 
-    def page(self, shown, timeout=20):
-        """What the page shows once it has drawn `shown` (its body's data-shown)."""
+    def page(self, shown, timeout=20, with_line=True):
+        """What the page shows once it has drawn `shown` (its body's data-shown) and, when
+        `with_line`, its best line."""
         deadline = time.monotonic() + timeout
         while True:
             state = self.evaluate("""!document.getElementById('board') ? '{}' : JSON.stringify({
@@ -111,11 +114,17 @@ class Browser:
                 error: document.getElementById('error').textContent,
                 line: [...document.querySelectorAll('#line li')].map(li => li.textContent)})""")
             state = json.loads(state)
-            if state.get("shown") == shown and state["line"]:
+            if state.get("shown") == shown and (state["line"] or not with_line):
                 return state
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the page did not show {shown!r}: {state}")
             time.sleep(0.05)
+
+    def type_into(self, selector, text):
+        """Replaces the text of an input field, as typing it would (the field focused, its
+        text selected and typed over)."""
+        self.evaluate(f"document.querySelector({json.dumps(selector)}).select()")
+        self.call("Input.insertText", session=True, text=text)
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", session=True, format="png")["data"]
@@ -134,6 +143,16 @@ class Browser:
             self.process.wait()
         os.close(self._to_browser)
         os.close(self._from_browser)
+
+
+def get_json(origin, path, position):
+    """The server's answer for `position` at `path`, whatever its status."""
+    try:
+        with urllib.request.urlopen(
+                f"{origin}{path}?{urllib.parse.urlencode({'position': position})}") as r:
+            return json.load(r)
+    except urllib.error.HTTPError as e:
+        return json.load(e)
 
 
 def main():
@@ -156,9 +175,7 @@ def main():
         browser = None
         try:
             origin = re.match(r"listening on (http://[0-9.:]+)/", server.stdout.readline()).group(1)
-            with urllib.request.urlopen(
-                    f"{origin}/api/v1/probe?{urllib.parse.urlencode({'position': START})}") as r:
-                start = json.load(r)
+            start = get_json(origin, "/api/v1/probe", START)
             browser = Browser(chromium, profile)
             browser.call("Page.navigate", session=True,
                          url=f"{origin}/?{urllib.parse.urlencode({'position': START})}")
@@ -184,8 +201,7 @@ def main():
             check(after["value"].startswith("Black to move: loss in 8"), after["value"])
 
             # A click on a point of the board places Black's cow there.
-            reply = json.load(urllib.request.urlopen(
-                f"{origin}/api/v1/probe?{urllib.parse.urlencode({'position': first['position']})}"))
+            reply = get_json(origin, "/api/v1/probe", first["position"])
             placement = next(m for m in reply["moves"] if "x" not in m["move"])
             browser.click(f'#board g[data-point="{placement["move"]}"] circle')
             placed = browser.page(placement["position"])
@@ -193,11 +209,34 @@ def main():
             check(sorted(placed["cows"]) == sorted([first["move"] + "W", placement["move"] + "B"]),
                   f"cows after the board click: {placed['cows']}")
 
-            # Back twice: the start again, from the browser's history.
+            # The best line is the server's.
+            line = get_json(origin, "/api/v1/line", placement["position"])["line"]
+            check(placed["line"] == line, f"best line {placed['line']}, the server's {line}")
+
+            # Back twice: the start again, from the browser's history; forward once.
             browser.click("#back")
             check(browser.page(first["position"])["cows"] == after["cows"], "back once")
             browser.click("#back")
             check(browser.page(START)["moves"] == before["moves"], "back to the start")
+            browser.click("#forward")
+            check(browser.page(first["position"])["moves"] == after["moves"], "forward")
+
+            # A position typed in: shown, and in the URL; a bad one: the server's error.
+            typed = placed["board"]
+            browser.type_into("#position-input", typed)
+            browser.click("#goto button")
+            shown = browser.page(typed)
+            check(shown["cows"] == placed["cows"] and shown["moves"] == placed["moves"],
+                  f"typed position: {shown}")
+            check(urllib.parse.parse_qs(urllib.parse.urlsplit(shown["url"]).query)["position"] ==
+                  [typed], f"URL {shown['url']}")
+            browser.type_into("#position-input", "nonsense")
+            browser.click("#goto button")
+            refused = browser.page("nonsense", with_line=False)
+            error = get_json(origin, "/api/v1/probe", "nonsense")["error"]
+            check(refused["error"] == error and refused["moves"] == [],
+                  f"bad position: {refused['error']!r}, the server's {error!r}")
+            browser.screenshot(os.path.join(OUT_DIR, "4-bad-position.png"))
 
             # Every request went to the server itself.
             requested = [e["params"]["request"]["url"] for e in browser.events
