@@ -5,6 +5,7 @@
 #include "game/notation.h"
 #include "tools/options.h"
 #include "tools/probe_answer.h"
+#include "tools/utf8.h"
 
 namespace mora::tools {
 

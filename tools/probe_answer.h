@@ -44,7 +44,5 @@ nlohmann::json board_json(const Board& board);
 // One line of compact JSON. Bytes that are not UTF-8 (an echoed bad position) come out as
 // U+FFFD instead of failing the whole output.
 std::string dump_line(const nlohmann::json& j);
-// Throws ParseError unless `text` is valid UTF-8.
-void require_utf8(std::string_view text);
 
 }  // namespace mora::tools
