@@ -77,7 +77,8 @@ void BM_Probe(benchmark::State& state) {
   const Sample& s = sample();
   std::size_t i = 0;
   for (auto _ : state)
-    benchmark::DoNotOptimize(db.probe(parse_position(s.positions[i++ % s.positions.size()], 12)));
+    benchmark::DoNotOptimize(db.probe(
+        parse_position(s.positions[i++ % s.positions.size()], db.rules().cows_per_player)));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Probe)->UseRealTime();
