@@ -132,6 +132,12 @@ class ServeTest(unittest.TestCase):
         assert status == 0, f"serve exit status {status}"
         requests = [line for line in log if LOG_LINE.match(line)]
         assert len(requests) > 600, f"{len(requests)} log lines of requests"
+        # Only requests refused before they were read in full go untimed.
+        untimed = [line for line in requests if line.endswith(" -") and " 200 " in line]
+        assert not untimed, untimed[:3]
+        for logged in ("GET /api/v1/probe 200 ", "POST /api/v1/probe 200 ", "GET /health 200 ",
+                       "GET /api/v2/probe 404 ", "POST /api/v1/probe 413 "):
+            assert any(line.startswith(logged) for line in requests), f"no '{logged}...' logged"
         assert log[-1] == "stopped", log[-3:]
 
     def test_probe_and_line_equal_cli(self):
