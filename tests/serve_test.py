@@ -346,12 +346,21 @@ class StopTest(unittest.TestCase):
 
     def test_bad_options(self):
         db = ["--db", FOLDERS["malom"]]
+        taken = socket.socket()
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
         for args, message in [(db + ["--port", "70000"], "--port"),
                               (db + ["--threads", "0"], "--threads"),
-                              (["--db", "/nonexistent"], "/nonexistent")]:
-            run = subprocess.run([TOOL, "serve", *args], capture_output=True, text=True)
-            self.assertNotEqual(run.returncode, 0)
-            self.assertIn(message, run.stderr)
+                              (["--db", "/nonexistent"], "/nonexistent"),
+                              (db + ["--port", port], f"cannot listen on 127.0.0.1:{port}"),
+                              (db + ["--bind", "256.0.0.1"], "cannot listen on 256.0.0.1")]:
+            with self.subTest(args=args[2:]):
+                run = subprocess.run([TOOL, "serve", *args], capture_output=True, text=True,
+                                     timeout=30)
+                self.assertNotEqual(run.returncode, 0)
+                self.assertIn(message, run.stderr)
+        taken.close()
 
 
 if __name__ == "__main__":
