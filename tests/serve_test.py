@@ -25,7 +25,7 @@ import urllib.parse
 TOOL, DB_ROOT = sys.argv[1], sys.argv[2]
 FOLDERS = {name: os.path.join(DB_ROOT, name)
            for name in ("morabaraba", "malom", "herd3-morabaraba", "herd3-msa-tournament")}
-LOG_LINE = re.compile(r"^(GET|POST|HEAD|-) (/\S*|-) \d{3} (\d+us|-)$")
+LOG_LINE = re.compile(r"^([A-Z]+|-) (/\S*|-) \d{3} (\d+us|-)$")
 
 
 def random_position(rng, placing=False, counted=True):
@@ -136,8 +136,11 @@ class ServeTest(unittest.TestCase):
         untimed = [line for line in requests if line.endswith(" -") and " 200 " in line]
         assert not untimed, untimed[:3]
         for logged in ("GET /api/v1/probe 200 ", "POST /api/v1/probe 200 ", "GET /health 200 ",
-                       "GET /api/v2/probe 404 ", "POST /api/v1/probe 413 "):
+                       "GET /api/v2/probe 404 ", "DELETE /api/v1/probe 405 ",
+                       "POST /api/v1/probe 413 ", "GET /%0Aforged%20line 404 "):
             assert any(line.startswith(logged) for line in requests), f"no '{logged}...' logged"
+        # A path cannot write a line of its own into the log.
+        assert not [line for line in log if line.startswith("forged")], log
         assert log[-1] == "stopped", log[-3:]
 
     def test_probe_and_line_equal_cli(self):
@@ -237,6 +240,9 @@ class ServeTest(unittest.TestCase):
             ("GET", query("/api/v1/line", position=herd3_start, rules="malom"), None, 404,
              "moving phase only"),
             ("GET", "/api/v2/probe", None, 404, "no such path"),
+            ("DELETE", "/api/v1/probe", None, 405, "/api/v1/probe answers GET, POST, not DELETE"),
+            ("POST", "/health", b"", 405, "/health answers GET, not POST"),
+            ("GET", "/%0Aforged%20line", None, 404, "no such path: /\nforged line"),
             ("GET", "/" + "x" * 20000, None, 414, "longer than"),
             ("GET", "/api/v1/probe?position=" + "W" * 100000, None, 414, "longer than"),
             ("POST", "/api/v1/probe", b"x\n" * 600000, 413, "larger than"),

@@ -151,6 +151,21 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
   return {{"databases", all}};
 }
 
+// `text` (a decoded path) as one field of a log line: bytes that could end the line or the
+// field, or that are not ASCII, as %XX, so that a request cannot forge log lines.
+std::string log_field(const std::string& text) {
+  std::string field;
+  for (const unsigned char c : text) {
+    if (c > ' ' && c < 0x7F && c != '%') {
+      field += static_cast<char>(c);
+    } else {
+      constexpr char kHex[] = "0123456789ABCDEF";
+      field += {'%', kHex[c >> 4], kHex[c & 0xF]};
+    }
+  }
+  return field;
+}
+
 // When the request on this thread began, for the log line (httplib answers a request on one
 // thread from start to finish).
 thread_local std::optional<std::chrono::steady_clock::time_point> request_start;
@@ -174,8 +189,16 @@ ProbeServer::ProbeServer(const ServedDatabases& databases, const ServerOptions& 
     request_start = std::chrono::steady_clock::now();
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  http_->set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+  http_->set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
+    // httplib answers 404 for a path it has no handler of the request's method for; where the
+    // path has handlers of other methods, the client's mistake is the method (405).
+    if (const auto allowed = methods_.find(req.path);
+        res.status == 404 && allowed != methods_.end()) {
+      res.set_header("Allow", allowed->second);
+      return reply_error(res, 405,
+                         req.path + " answers " + allowed->second + ", not " + req.method);
+    }
     if (res.status == 404) return reply_error(res, 404, "no such path: " + req.path);
     if (res.status == 413)
       return reply_error(res, 413,
@@ -207,7 +230,7 @@ ProbeServer::ProbeServer(const ServedDatabases& databases, const ServerOptions& 
       // One write per line, so that lines of concurrent requests do not interleave.
       // A request refused before it was parsed (a request line too long) has no method or path.
       const std::string line = (req.method.empty() ? "-" : req.method) + ' ' +
-                               (req.path.empty() ? "-" : req.path) + ' ' +
+                               (req.path.empty() ? "-" : log_field(req.path)) + ' ' +
                                std::to_string(res.status) + ' ' + elapsed + '\n';
       std::fwrite(line.data(), 1, line.size(), stderr);
     });
@@ -218,23 +241,31 @@ ProbeServer::~ProbeServer() = default;
 
 void ProbeServer::add_routes() {
   const ServedDatabases& dbs = databases_;
-  http_->Get("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
+  const auto get = [this](const std::string& path, httplib::Server::Handler handler) {
+    http_->Get(path, std::move(handler));
+    methods_[path] += methods_[path].empty() ? "GET" : ", GET";
+  };
+  const auto post = [this](const std::string& path, httplib::Server::Handler handler) {
+    http_->Post(path, std::move(handler));
+    methods_[path] += methods_[path].empty() ? "POST" : ", POST";
+  };
+  get("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
     answer_get(dbs, req, res, {.moves = true, .positions_after = true});
   });
-  http_->Get("/api/v1/line", [&dbs](const httplib::Request& req, httplib::Response& res) {
+  get("/api/v1/line", [&dbs](const httplib::Request& req, httplib::Response& res) {
     answer_get(dbs, req, res, {.line = true});
   });
-  http_->Post("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
+  post("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
     answer_batch(dbs, req, res);
   });
   const nlohmann::json info = info_json(dbs);
-  http_->Get("/api/v1/info",
-             [info](const httplib::Request&, httplib::Response& res) { reply(res, 200, info); });
-  http_->Get("/health", [](const httplib::Request&, httplib::Response& res) {
+  get("/api/v1/info",
+      [info](const httplib::Request&, httplib::Response& res) { reply(res, 200, info); });
+  get("/health", [](const httplib::Request&, httplib::Response& res) {
     reply(res, 200, {{"status", "ok"}});
   });
   for (const ExplorerAsset& asset : explorer_assets())
-    http_->Get(asset.path, [asset](const httplib::Request&, httplib::Response& res) {
+    get(asset.path, [asset](const httplib::Request&, httplib::Response& res) {
       // Everything the page needs comes from this server.
       res.set_header("Content-Security-Policy", "default-src 'self'");
       res.set_content(std::string(asset.body), asset.content_type);

@@ -9,13 +9,15 @@
 //   GET  /health
 //   GET  /  (and its files)                  the explorer
 // Errors answer {"error": "..."}: 400 for a bad position or parameter (the message the command
-// line gives), 404 for an unknown path or a position outside the databases, 413 for a body
-// that is too large, 500 for a damaged table.
+// line gives), 404 for an unknown path or a position outside the databases, 405 for a method a
+// path does not answer, 413 for a body that is too large, 414 for a request line that is too
+// long, 500 for a damaged table.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +58,8 @@ class ProbeServer {
   static constexpr std::size_t kMaxBodyBytes = std::size_t{1} << 20;
 
   ProbeServer(const ServedDatabases& databases, const ServerOptions& options);
+  ProbeServer(const ProbeServer&) = delete;  // the handlers hold `this`
+  ProbeServer& operator=(const ProbeServer&) = delete;
   ~ProbeServer();
   // Binds to `address`:`port` (0: any free port) and returns the port; throws
   // std::runtime_error when it cannot.
@@ -69,6 +73,7 @@ class ProbeServer {
   void add_routes();
   const ServedDatabases& databases_;
   std::unique_ptr<httplib::Server> http_;
+  std::map<std::string, std::string> methods_;  // path -> the methods it answers ("GET, POST")
   std::atomic<bool> stop_requested_ = false;
   std::atomic<bool> listening_ = false;  // within listen()
 };
