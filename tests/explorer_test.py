@@ -1,10 +1,10 @@
 """The explorer in headless Chromium (ctest explorer): `morabaraba serve` on a free port, the
 page loaded from it, a move played by clicking its row, one by clicking the board, back and
-forward, a position typed in and a bad one; the board, the move list, the best line and the URL
-must follow the server's answers, and every request the page makes must go to the server
-itself. Driven over the Chrome DevTools protocol on --remote-debugging-pipe with the standard
-library only; the screenshots go to OUT_DIR. Exit status 77 (skipped) where Chromium is not
-installed.
+forward, a row played from the keyboard, a position typed in and a bad one; the board, the move
+list, the best line and the URL must follow the server's answers, and every request the page
+makes must go to the server itself. Driven over the Chrome DevTools protocol on
+--remote-debugging-pipe with the standard library only; the screenshots go to OUT_DIR. Exit
+status 77 (skipped) where Chromium is not installed.
 
     explorer_test.py MORABARABA DB_ROOT OUT_DIR
 """
@@ -220,6 +220,16 @@ def main():
             check(browser.page(START)["moves"] == before["moves"], "back to the start")
             browser.click("#forward")
             check(browser.page(first["position"])["moves"] == after["moves"], "forward")
+
+            # A move's row played from the keyboard: focused, Enter.
+            second = reply["moves"][1]
+            browser.evaluate("document.querySelectorAll('#moves tbody tr')[1].focus()")
+            for kind in ("keyDown", "keyUp"):
+                browser.call("Input.dispatchKeyEvent", session=True, type=kind, key="Enter",
+                             code="Enter", windowsVirtualKeyCode=13)
+            keyed = browser.page(second["position"])
+            check(sorted(keyed["cows"]) == sorted(after["cows"] + [second["move"] + "B"]),
+                  f"Enter on {second['move']}: {keyed['cows']}")
 
             # A position typed in: shown, and in the URL; a bad one: the server's error.
             typed = placed["board"]

@@ -131,6 +131,11 @@ function drawMoves() {
     for (const text of [m.move, m.value, distanceText(m), ruleText(m)])
       row.insertCell().textContent = text;
     row.addEventListener("click", () => show(m.position, true));
+    // Playable from the keyboard too: Tab to the row, Enter.
+    row.tabIndex = 0;
+    row.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") show(m.position, true);
+    });
   }
 }
 
