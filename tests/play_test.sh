@@ -28,13 +28,16 @@ play_line() {
   } | "$mora" play --db "$db" --side "$side"
 }
 
-out=$(play_line white 0 help value zz a1-a4 "${line[0]}" back) || fail "play exit $?"
+out=$(play_line white 0 help value hint moves zz a1-a4 "${line[0]}" back) || fail "play exit $?"
 grep -q "^You play White" <<<"$out" || fail "no greeting"
 grep -q "value for you: win in 9" <<<"$out" || fail "value on request: $out"
+grep -q "best move: ${line[0]}\$" <<<"$out" || fail "hint is not the line's first move ${line[0]}"
+[ "$(grep -m1 '^legal moves: ' <<<"$out" | wc -w)" -eq 26 ] || fail "moves: not the 24 points"
 grep -q "illegal: unknown point 'zz'" <<<"$out" || fail "zz not explained"
 grep -q "illegal: 'a1-a4' is not a legal move .*you still have cows in hand" <<<"$out" ||
   fail "a1-a4 while placing not explained"
-grep -q "^legal moves: a7 " <<<"$out" || fail "no list of legal moves after an illegal one"
+grep -A1 "illegal: unknown point 'zz'" <<<"$out" | grep -q "^legal moves: a7 " ||
+  fail "no list of legal moves after an illegal one"
 for ((i = 1; i < ${#line[@]}; i += 2)); do
   grep -q "I play ${line[i]}\$" <<<"$out" || fail "the reply ${line[i]} is not played"
 done
