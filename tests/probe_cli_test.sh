@@ -46,6 +46,14 @@ expect_output "probe --json --moves --line of the herd-3 start" \
 expect_output "probe of a placing position from stdin" '^W\.{7}/\.{8}/\.{8} b 2 3 0: loss in 8' \
   bash -c "echo 'W......./......../........ b 2 3 0' | '$mora' probe --db '$herd3'"
 
+# A draw has no distance; a line that is not UTF-8 gets its error and the batch goes on.
+expect_output "probe --json of a draw" '^\{"best_move":"a7","distance":null,' \
+  "$mora" probe --db "$msa" --json "$start"
+out=$(printf '\xff\xfe\n%s\n' "$start" | "$mora" probe --db "$herd3" --json) && fail "non-UTF-8: exit 0"
+[ "$(wc -l <<<"$out")" -eq 2 ] || fail "non-UTF-8 line: not two answers: $out"
+grep -q '"error":"the position is not valid UTF-8 (byte 1)"' <<<"$out" || fail "non-UTF-8: $out"
+grep -q '"distance":9,' <<<"$out" || fail "non-UTF-8: the next line is not answered: $out"
+
 expect_error "$herd3" '......../......../........ w 4 4 0' 'needs a herd of 4 cows or more'
 expect_error "$herd3" 'W......./......../........ w 2 3 0' 'white to move while placing needs'
 expect_error "$herd3" 'WWWW..../BBB...../........ w 0 0 0' 'subspace 4v3 is not in the database'

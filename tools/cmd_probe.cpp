@@ -4,41 +4,10 @@
 #include "db/database.h"
 #include "game/notation.h"
 #include "tools/options.h"
+#include "tools/probe_answer.h"
+#include "tools/utf8.h"
 
 namespace mora::tools {
-namespace {
-
-const char* wdl_name(Wdl w) {
-  return w == Wdl::kWin ? "win" : w == Wdl::kLoss ? "loss" : "draw";
-}
-
-const char* rule_name(RuleWdl r) {
-  static constexpr const char* kNames[] = {"loss", "blessed-loss", "draw", "cursed-win", "win"};
-  return kNames[static_cast<int>(r)];
-}
-
-nlohmann::json to_json(const ProbeResult& r) {
-  nlohmann::json j;
-  j["value"] = wdl_name(r.wdl);
-  j["distance"] = r.distance;
-  if (r.has_rule_part) {
-    j["rule_value"] = rule_name(r.rule);
-    j["plies_to_mill"] = r.plies_to_mill ? nlohmann::json(*r.plies_to_mill) : nlohmann::json();
-  }
-  return j;
-}
-
-std::string to_text(const ProbeResult& r) {
-  std::string s = wdl_name(r.wdl);
-  if (r.wdl != Wdl::kDraw) s += " in " + std::to_string(r.distance);
-  if (r.has_rule_part) {
-    s += std::string(", under the ply limit ") + rule_name(r.rule);
-    if (r.plies_to_mill) s += " (" + std::to_string(*r.plies_to_mill) + " plies to the next mill)";
-  }
-  return s;
-}
-
-}  // namespace
 
 int run_probe(const std::vector<std::string>& args) {
   po::options_description options("probe options");
@@ -63,45 +32,31 @@ int run_probe(const std::vector<std::string>& args) {
   int failures = 0;
   auto answer = [&](const std::string& text) {
     try {
+      if (json) {
+        std::cout << dump_line(answer_json(db, text, {.moves = with_moves, .line = with_line}))
+                  << '\n';
+        return;
+      }
+      require_utf8(text);
       const Position pos = parse_position(text, db.rules().cows_per_player);
       const ProbeResult r = db.probe(pos);
       const auto ranked = db.moves(pos);
-      const std::string best = ranked.empty() ? "" : to_string(db.game().board(), ranked[0].first);
-      if (json) {
-        nlohmann::json j = to_json(r);
-        j["position"] = text;
-        j["best_move"] = best.empty() ? nlohmann::json() : nlohmann::json(best);
-        if (with_moves) {
-          j["moves"] = nlohmann::json::array();
-          for (const auto& [m, v] : ranked) {
-            nlohmann::json mj = to_json(v);
-            mj["move"] = to_string(db.game().board(), m);
-            j["moves"].push_back(mj);
-          }
-        }
-        if (with_line) {
-          j["line"] = nlohmann::json::array();
-          for (const Move& m : db.best_line(pos))
-            j["line"].push_back(to_string(db.game().board(), m));
-        }
-        std::cout << j.dump() << '\n';
-      } else {
-        std::cout << text << ": " << to_text(r) << (best.empty() ? "" : "; best move " + best)
-                  << '\n';
-        if (with_moves)
-          for (const auto& [m, v] : ranked)
-            std::cout << "  " << to_string(db.game().board(), m) << ": " << to_text(v) << '\n';
-        if (with_line) {
-          std::cout << "  line:";
-          for (const Move& m : db.best_line(pos))
-            std::cout << ' ' << to_string(db.game().board(), m);
-          std::cout << '\n';
-        }
+      std::cout << text << ": " << to_text(r)
+                << (ranked.empty() ? ""
+                                   : "; best move " + to_string(db.game().board(), ranked[0].first))
+                << '\n';
+      if (with_moves)
+        for (const auto& [m, v] : ranked)
+          std::cout << "  " << to_string(db.game().board(), m) << ": " << to_text(v) << '\n';
+      if (with_line) {
+        std::cout << "  line:";
+        for (const Move& m : db.best_line(pos)) std::cout << ' ' << to_string(db.game().board(), m);
+        std::cout << '\n';
       }
     } catch (const std::exception& e) {
       ++failures;
       if (json)
-        std::cout << nlohmann::json{{"position", text}, {"error", e.what()}}.dump() << '\n';
+        std::cout << dump_line(error_json(text, e.what())) << '\n';
       else
         std::cout << text << ": error: " << e.what() << '\n';
     }

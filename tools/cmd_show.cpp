@@ -4,20 +4,10 @@
 #include "game/notation.h"
 #include "game/sanmill_fen.h"
 #include "tools/options.h"
+#include "tools/probe_answer.h"
 
 namespace mora::tools {
 namespace {
-
-// Why the game is over at `pos`, from the side to move, for a user reading the diagram.
-std::string game_over_reason(const Game& game, const Position& pos, Outcome outcome) {
-  const std::string side = pos.side_to_move == kWhite ? "White" : "Black";
-  if (outcome == Outcome::kLoss)
-    return pos.total(pos.side_to_move) < 3 ? side + " is down to two cows and has lost"
-                                           : side + " has no legal move and has lost";
-  if (!pos.placing() && pos.occupied() == game.board().all_points())
-    return "drawn: the board is full after placing";
-  return "drawn: " + std::to_string(game.rules().ply_limit) + " plies without a mill";
-}
 
 void print_moves(const Board& board, const MoveList& list) {
   constexpr std::size_t kWidth = 100;

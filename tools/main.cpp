@@ -17,6 +17,8 @@ int run_probe(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
 int run_index(const std::vector<std::string>& args);
 int run_subspaces(const std::vector<std::string>& args);
+int run_serve(const std::vector<std::string>& args);
+int run_play(const std::vector<std::string>& args);
 
 constexpr Command kCommands[] = {
     {"show", "draw a position and list its legal moves", run_show},
@@ -27,6 +29,8 @@ constexpr Command kCommands[] = {
     {"probe", "look positions up in a database", run_probe},
     {"check", "verify every table checksum of a database", run_check},
     {"index", "a position's canonical form and index, or the position at an index", run_index},
+    {"serve", "answer probes over HTTP and serve the explorer page", run_serve},
+    {"play", "play a game in the terminal against perfect play", run_play},
     {"subspaces", "list the moving-phase subspaces with raw and canonical sizes", run_subspaces},
 };
 }  // namespace mora::tools

@@ -12,20 +12,32 @@ A database solved with `morabaraba solve --whole-game --herd N` also answers pla
 (cows in hand), e.g. "......../......../........ w 3 3 0", the start of herd 3; `db.herd` is
 that N (0 when the database holds the moving phase only).
 
-The library is found through the MORABARABA_LIBRARY environment variable (a path to
-libmorabaraba.so), else by the system's library search. Errors raise MorabarabaError, whose
-`status` is the C status code, or one of its subclasses: PositionError (also a ValueError) for
-a position string that does not parse or a position the database cannot answer (hands that do
-not fit the turn order, more cows than its herd, cows in hand in a database of the moving phase
-only), MissingTableError (also a LookupError) when the position's subspace is not in the
-database, TableError for a missing, unreadable or damaged table file.
+Install with `pip install --no-build-isolation ./python` from the project's folder (README.md,
+"Python"). The library (libmorabaraba.so, installed by `cmake --install`) is found, in this
+order: at the path in the MORABARABA_LIBRARY environment variable, if set (a build tree, say);
+in the lib folders of this package's install prefix (both installed with the same prefix); in
+the libdir that `pkg-config morabaraba` gives; by the system's library search.
+`morabaraba.library_path` says which file was loaded.
+
+Errors raise MorabarabaError, whose `status` is the C status code, or one of its subclasses:
+PositionError (also a ValueError) for a position string that does not parse or a position the
+database cannot answer (hands that do not fit the turn order, more cows than its herd, cows in
+hand in a database of the moving phase only), MissingTableError (also a LookupError) when the
+position's subspace is not in the database, TableError for a missing, unreadable or damaged
+table file.
+
+A draw has no distance: `Result.distance` is None for it.
 """
 
 import ctypes
 import ctypes.util
 import os
+import pathlib
+import subprocess
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
+
+__version__ = "0.1.0"  # the library's too (mora_version(); checked by the tests)
 
 __all__ = ["Database", "Result", "MorabarabaError", "PositionError", "MissingTableError",
            "TableError", "check", "version"]
@@ -73,22 +85,71 @@ class Result:
     """A value from the side to move: the pure value and distance, and with the ply-limit part
     the rule value at the position's count and the plies to the next mill."""
     value: str
-    distance: int
+    distance: Optional[int]  # plies to the end with best play; None for a draw
     rule_value: Optional[str] = None
     plies_to_mill: Optional[int] = None
 
     @staticmethod
     def _from_c(r: _Result) -> "Result":
+        distance = None if _WDL[r.wdl] == "draw" else r.distance
         if not r.has_rule_part:
-            return Result(_WDL[r.wdl], r.distance)
-        return Result(_WDL[r.wdl], r.distance, _RULE[r.rule],
+            return Result(_WDL[r.wdl], distance)
+        return Result(_WDL[r.wdl], distance, _RULE[r.rule],
                       None if r.plies_to_mill < 0 else r.plies_to_mill)
 
 
-def _load() -> ctypes.CDLL:
-    path = os.environ.get("MORABARABA_LIBRARY") or ctypes.util.find_library("morabaraba")
-    if not path:
-        raise OSError("libmorabaraba not found: set MORABARABA_LIBRARY to its path")
+_LIBRARY_NAMES = ("libmorabaraba.so.0", "libmorabaraba.so")
+
+
+def _in_lib_folders(prefix: pathlib.Path) -> Optional[str]:
+    for folder in sorted(prefix.glob("lib*")) + sorted(prefix.glob("lib/*-linux-gnu")):
+        for name in _LIBRARY_NAMES:
+            if (folder / name).is_file():
+                return str(folder / name)
+    return None
+
+
+def _install_prefixes() -> List[pathlib.Path]:
+    """The prefix this package is installed under: P of P/lib/python3.X/site-packages (and of
+    P/local/lib/python3.X/dist-packages, Debian's layout for pip's --prefix)."""
+    for folder in pathlib.Path(__file__).resolve().parents:
+        if folder.name.startswith("python3") and folder.parent.name in ("lib", "lib64"):
+            prefix = folder.parent.parent
+            return [prefix, prefix.parent] if prefix.name == "local" else [prefix]
+    return []
+
+
+def _pkg_config_libdir() -> Optional[str]:
+    try:
+        run = subprocess.run(["pkg-config", "--variable=libdir", "morabaraba"],
+                             capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return run.stdout.strip() if run.returncode == 0 and run.stdout.strip() else None
+
+
+def _find_library() -> str:
+    """The path of libmorabaraba, in the order of the module's docstring."""
+    if os.environ.get("MORABARABA_LIBRARY"):
+        return os.environ["MORABARABA_LIBRARY"]
+    for prefix in _install_prefixes():
+        found = _in_lib_folders(prefix)
+        if found:
+            return found
+    libdir = _pkg_config_libdir()
+    if libdir:
+        for name in _LIBRARY_NAMES:
+            if os.path.isfile(os.path.join(libdir, name)):
+                return os.path.join(libdir, name)
+    found = ctypes.util.find_library("morabaraba")
+    if found:
+        return found
+    raise OSError("libmorabaraba not found under this package's install prefix, through "
+                  "pkg-config or by the system's library search: install it (cmake --install "
+                  "build, README.md) or set MORABARABA_LIBRARY to its path")
+
+
+def _load(path: str) -> ctypes.CDLL:
     lib = ctypes.CDLL(path)
     c_str, c_size = ctypes.c_char_p, ctypes.c_size_t
     folders = ctypes.POINTER(c_str)
@@ -114,7 +175,8 @@ def _load() -> ctypes.CDLL:
     return lib
 
 
-_lib = _load()
+library_path = _find_library()
+_lib = _load(library_path)
 
 
 def _call(status: int) -> None:

@@ -1,7 +1,8 @@
 """Probes positions through the Python package and compares with `morabaraba probe --json`.
 
-Run by ctest with MORABARABA_LIBRARY (libmorabaraba.so), MORABARABA_TOOL (the morabaraba
-executable) and MORABARABA_TEST_DB (a folder of solved databases, one per rule set) set.
+Run under pytest by ctest (python_probe) with MORABARABA_LIBRARY (the build tree's
+libmorabaraba.so), MORABARABA_TOOL (the morabaraba executable) and MORABARABA_TEST_DB (a folder
+of solved databases, one per rule set) set; the package itself is imported from the source tree.
 """
 
 import json
@@ -11,7 +12,7 @@ import subprocess
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import morabaraba  # noqa: E402
 
 TOOL = os.environ["MORABARABA_TOOL"]
@@ -126,7 +127,7 @@ class ProbeTest(unittest.TestCase):
             self.assertIn("x", line[-1])
         with morabaraba.Database([os.path.join(DB_ROOT, "herd3-msa-tournament")]) as db:
             self.assertEqual(db.herd, 3)
-            self.assertEqual(db.probe(HERD3_START), morabaraba.Result("draw", 0, "draw", None))
+            self.assertEqual(db.probe(HERD3_START), morabaraba.Result("draw", None, "draw", None))
         with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as db:
             self.assertEqual(db.herd, 0)
 
@@ -177,6 +178,7 @@ class ProbeTest(unittest.TestCase):
         self.assertIn("/nonexistent/folder", str(e.exception))
         morabaraba.check([os.path.join(DB_ROOT, "malom")])
         self.assertRegex(morabaraba.version(), r"^\d+\.\d+\.\d+$")
+        self.assertEqual(morabaraba.__version__, morabaraba.version())
 
 
 if __name__ == "__main__":

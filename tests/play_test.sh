@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `morabaraba play` driven through stdin on the herd-3 fixture (ctest play): the player follows
+# the best line that `probe --json --line` gives, so the database's replies must be the line's
+# other moves and the game must end as the probe says; illegal moves are explained, the value
+# is shown on request, a move is taken back.
+#   play_test.sh MORABARABA DB_ROOT
+set -euo pipefail
+mora=$1 db=$2/herd3-morabaraba
+start='......../......../........ w 3 3 0'
+failures=0
+fail() {
+  echo "play: $*" >&2
+  failures=$((failures + 1))
+}
+# The best line's moves, one per line.
+mapfile -t line < <("$mora" probe --db "$db" --json --line "$start" |
+  python3 -c 'import json, sys; print("\n".join(json.load(sys.stdin)["line"]))')
+[ "${#line[@]}" -eq 9 ] || fail "the best line of the herd-3 start has ${#line[@]} moves, not 9"
+
+# play_line SIDE FIRST COMMANDS...: plays the line's moves FIRST, FIRST+2, ... as SIDE after the
+# given commands; prints the transcript.
+play_line() {
+  local side=$1 first=$2
+  shift 2
+  {
+    printf '%s\n' "$@"
+    for ((i = first; i < ${#line[@]}; i += 2)); do echo "${line[i]}"; done
+  } | "$mora" play --db "$db" --side "$side"
+}
+
+out=$(play_line white 0 help value hint moves zz a1-a4 "${line[0]}" back) || fail "play exit $?"
+grep -q "^You play White" <<<"$out" || fail "no greeting"
+grep -q "value for you: win in 9" <<<"$out" || fail "value on request: $out"
+grep -q "best move: ${line[0]}\$" <<<"$out" || fail "hint is not the line's first move ${line[0]}"
+[ "$(grep -m1 '^legal moves: ' <<<"$out" | wc -w)" -eq 26 ] || fail "moves: not the 24 points"
+grep -q "illegal: unknown point 'zz'" <<<"$out" || fail "zz not explained"
+grep -q "illegal: 'a1-a4' is not a legal move .*you still have cows in hand" <<<"$out" ||
+  fail "a1-a4 while placing not explained"
+grep -A1 "illegal: unknown point 'zz'" <<<"$out" | grep -q "^legal moves: a7 " ||
+  fail "no list of legal moves after an illegal one"
+for ((i = 1; i < ${#line[@]}; i += 2)); do
+  grep -q "I play ${line[i]}\$" <<<"$out" || fail "the reply ${line[i]} is not played"
+done
+grep -q "^game over: Black is down to two cows and has lost" <<<"$out" || fail "no game over"
+[ "$(tail -1 <<<"$out")" = "You win." ] || fail "last line '$(tail -1 <<<"$out")', not 'You win.'"
+[ "$(grep -c '^I play' <<<"$out")" -eq 5 ] || fail "not 5 replies (one taken back and replayed)"
+
+out=$(play_line black 1) || fail "play --side black: exit $?"
+grep -q "I play ${line[0]}\$" <<<"$out" || fail "as white, the database does not open ${line[0]}"
+[ "$(tail -1 <<<"$out")" = "I win." ] || fail "--side black: last line not 'I win.'"
+
+# A move that closes a mill without its shot is explained.
+out=$(printf 'g4-g7\nquit\n' | "$mora" play --db "$db" --position 'WW.W..../BBB...../........ w 0 0 0')
+grep -q "illegal: .*it closes a mill: name the cow you shoot too, as in g4-g7x" <<<"$out" ||
+  fail "a mill without its shot not explained: $out"
+status=0
+out=$("$mora" play --db "$db" --side purple 2>&1) || status=$?
+[ "$status" -eq 2 ] && grep -q "white or black" <<<"$out" || fail "--side purple: $status $out"
+status=0
+out=$("$mora" play --db "$2/morabaraba" </dev/null 2>&1) || status=$?
+[ "$status" -eq 2 ] && grep -q "give --position" <<<"$out" || fail "moving-only without --position"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "play: all passed"

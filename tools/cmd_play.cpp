@@ -1,0 +1,167 @@
+#include <iostream>
+
+#include "db/database.h"
+#include "game/notation.h"
+#include "tools/options.h"
+#include "tools/probe_answer.h"
+
+namespace mora::tools {
+namespace {
+
+constexpr const char* kHelp =
+    "Type a move in the notation of RULES.md: a placement 'd6', a step or flight 'a1-a4',\n"
+    "with the cow shot after a mill 'd6xg7' or 'b4-b2xf4'. Other commands:\n"
+    "  value   the value of the position for you\n"
+    "  hint    the best move\n"
+    "  moves   the legal moves\n"
+    "  back    take back your last move (and the reply to it)\n"
+    "  quit    leave the game\n";
+
+const char* colour_name(Color c) {
+  return c == kWhite ? "White" : "Black";
+}
+
+std::string move_list(const Database& db, const Position& pos) {
+  std::string list;
+  for (const auto& [m, v] : db.moves(pos)) {
+    if (!list.empty()) list += ' ';
+    list += to_string(db.game().board(), m);
+  }
+  return list;
+}
+
+// Why `text` is not a legal move at `pos`, beyond what the parser says.
+std::string why_illegal(const Database& db, const Position& pos, const std::string& text) {
+  for (const auto& [m, v] : db.moves(pos)) {
+    const std::string legal = to_string(db.game().board(), m);
+    if (legal.starts_with(text + 'x'))
+      return "it closes a mill: name the cow you shoot too, as in " + legal;
+  }
+  if (pos.in_hand[pos.side_to_move] > 0 && text.find('-') != std::string::npos)
+    return "you still have cows in hand: place one on an empty point, as in d6";
+  if (pos.in_hand[pos.side_to_move] == 0 && text.find('-') == std::string::npos)
+    return "all your cows are on the board: move one, as in a1-a4";
+  return "";
+}
+
+// The game against the database: `human` plays one colour from the keyboard (stdin), the
+// database the other with best play.
+class Match {
+ public:
+  Match(const Database& db, Color human, const Position& start)
+      : db_(db), game_(db.game()), human_(human), history_{start} {}
+
+  void run() {
+    std::cout << "You play " << colour_name(human_) << ". Type 'help' for the commands.\n";
+    while (true) {
+      const Position& pos = history_.back();
+      std::cout << '\n' << diagram(game_.board(), pos) << "position: " << to_string(pos) << '\n';
+      if (const Outcome o = game_.outcome(pos); o != Outcome::kOngoing) {
+        std::cout << "game over: " << game_over_reason(game_, pos, o) << '\n';
+        if (o != Outcome::kDraw)
+          std::cout << (pos.side_to_move != human_ ? "You win.\n" : "I win.\n");
+        return;
+      }
+      if (pos.side_to_move != human_) {
+        const Move m = *db_.best_move(pos);
+        std::cout << "I play " << to_string(game_.board(), m) << '\n';
+        history_.push_back(game_.make(pos, m));
+      } else if (!human_turn(pos)) {
+        return;
+      }
+    }
+  }
+
+ private:
+  // Reads commands until a move is played (true) or the player leaves (false).
+  bool human_turn(const Position& pos) {
+    std::string line;
+    while (true) {
+      std::cout << colour_name(human_) << " to move> " << std::flush;
+      if (!std::getline(std::cin, line)) {
+        std::cout << "\n";
+        return false;
+      }
+      const auto words = line.find_first_not_of(" \t");
+      const std::string text = words == std::string::npos
+                                   ? ""
+                                   : line.substr(words, line.find_last_not_of(" \t\r") - words + 1);
+      if (text.empty()) continue;
+      if (text == "quit") return false;
+      if (text == "help") {
+        std::cout << kHelp;
+      } else if (text == "value") {
+        std::cout << "value for you: " << to_text(db_.probe(pos)) << '\n';
+      } else if (text == "hint") {
+        std::cout << "best move: " << to_string(game_.board(), *db_.best_move(pos)) << '\n';
+      } else if (text == "moves") {
+        std::cout << "legal moves: " << move_list(db_, pos) << '\n';
+      } else if (text == "back") {
+        if (!take_back()) {
+          std::cout << "nothing to take back\n";
+          continue;
+        }
+        return true;
+      } else {
+        try {
+          history_.push_back(game_.make(pos, parse_move(game_, pos, text)));
+          return true;
+        } catch (const ParseError& e) {
+          const std::string why = why_illegal(db_, pos, text);
+          std::cout << "illegal: " << e.what() << (why.empty() ? "" : "; " + why)
+                    << "\nlegal moves: " << move_list(db_, pos) << '\n';
+        }
+      }
+    }
+  }
+
+  // Back to the position before the human's last move.
+  bool take_back() {
+    for (std::size_t n = history_.size() - 1; n > 0; --n)
+      if (history_[n - 1].side_to_move == human_) {
+        history_.resize(n);
+        return true;
+      }
+    return false;
+  }
+
+  const Database& db_;
+  const Game& game_;
+  const Color human_;
+  std::vector<Position> history_;
+};
+
+}  // namespace
+
+int run_play(const std::vector<std::string>& args) {
+  po::options_description options("play options");
+  add_database_option(options);
+  options.add_options()("side", po::value<std::string>()->default_value("white"),
+                        "the colour you play: white or black")(
+      "position", po::value<std::string>(),
+      "the position to start from (default: the start of the database's herd)");
+  auto vm = parse("play",
+                  "--db DIR [--side white|black] [--position P]\n\n"
+                  "A game in the terminal against perfect play from the database. Moves are\n"
+                  "typed in the notation of RULES.md; 'help' lists the other commands (the\n"
+                  "value of the position, a hint, taking a move back).",
+                  options, args);
+  if (!vm) return 0;
+  const std::string side = (*vm)["side"].as<std::string>();
+  if (side != "white" && side != "black")
+    throw po::error("--side must be white or black, got '" + side + "'");
+  const Database db(database_folders(*vm));
+  Position start;
+  if (vm->count("position")) {
+    start = parse_position((*vm)["position"].as<std::string>(), db.rules().cows_per_player);
+  } else if (db.herd() > 0) {
+    start = Position::start(db.herd());
+  } else {
+    throw po::error("the database holds the moving phase only: give --position");
+  }
+  db.probe(start);  // a position the database does not cover fails here, not mid-game
+  Match(db, side == "white" ? kWhite : kBlack, start).run();
+  return 0;
+}
+
+}  // namespace mora::tools

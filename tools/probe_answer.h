@@ -1,0 +1,48 @@
+// What `probe --json`, `serve` and `play` say about a position, rendered in one place so that
+// the command line and the server agree field by field.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "db/database.h"
+
+namespace mora::tools {
+
+const char* wdl_name(Wdl w);
+const char* rule_name(RuleWdl r);
+
+// "value", "distance" (null for a draw, which has none) and, with the ply-limit part,
+// "rule_value" and "plies_to_mill".
+nlohmann::json to_json(const ProbeResult& r);
+// "win in 7, under the ply limit win (3 plies to the next mill)"
+std::string to_text(const ProbeResult& r);
+
+// Why the game is over at `pos` (whose outcome is `outcome`), from the side to move, for a
+// user reading the diagram.
+std::string game_over_reason(const Game& game, const Position& pos, Outcome outcome);
+
+struct AnswerParts {
+  bool moves = false;  // every legal move with its value, best first
+  bool line = false;   // the best line to the end of the game
+  // Each move also names the position it leads to (for the explorer, which plays moves).
+  bool positions_after = false;
+};
+
+// The answer for one position string: "position", the fields of to_json(), "best_move" (null
+// when the game is over) and the parts asked for. Throws ParseError for a string that is not
+// UTF-8 or not a position, and as Database::probe does for a position the database does not
+// cover.
+nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts);
+// The answer for a position that failed: "position" and "error".
+nlohmann::json error_json(std::string_view position, std::string_view message);
+// The board of the database's rules for drawing: points with their names and grid coordinates
+// (file and rank from the name, 0-based, rank 0 at the top) and lines as point names.
+nlohmann::json board_json(const Board& board);
+
+// One line of compact JSON. Bytes that are not UTF-8 (an echoed bad position) come out as
+// U+FFFD instead of failing the whole output.
+std::string dump_line(const nlohmann::json& j);
+
+}  // namespace mora::tools
