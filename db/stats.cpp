@@ -20,10 +20,12 @@ TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
       st.positions += w;
       switch (e.wdl) {
         case Wdl::kWin:
+          if (!st.win || e.distance > st.max_win_distance()) st.longest_win_index = begin + k;
           st.win += w;
           st.win_distances[e.distance] += w;
           break;
         case Wdl::kLoss:
+          if (!st.loss || e.distance > st.max_loss_distance()) st.longest_loss_index = begin + k;
           st.loss += w;
           st.loss_distances[e.distance] += w;
           break;

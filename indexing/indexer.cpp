@@ -62,6 +62,12 @@ std::uint64_t SubspaceIndex::raw_size() const {
   return binomial(impl_->board->num_points(), impl_->subspace.mover) * impl_->slots;
 }
 
+Position SubspaceIndex::position(std::uint64_t i) const {
+  Bitboard mover = 0, other = 0;
+  unindex(i, mover, other);
+  return impl_->subspace.position(mover, other);
+}
+
 std::uint64_t SubspaceIndex::symmetric_index(std::uint32_t cls, Bitboard mover_set,
                                              Bitboard other_set) const {
   const Impl& x = *impl_;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "game/board.h"
+#include "game/position.h"
 #include "indexing/combinatorics.h"
 #include "indexing/mover_entry.h"
 
@@ -28,6 +29,9 @@ struct Subspace {
   int herd() const;
   // "8v7" for the moving phase, "8v7+2+3" with cows in hand.
   std::string name() const;
+  // The position of this subspace with `mover` to move against `other` (count 0): White to
+  // move, or Black while placing with one cow more in hand than White (White places first).
+  Position position(Bitboard mover, Bitboard other) const;
   // Parses the form name() prints; throws std::invalid_argument on anything else, including
   // counts the board cannot hold.
   static Subspace parse(std::string_view text, int num_points = 24, int cows_per_player = 12);
@@ -68,6 +72,8 @@ class SubspaceIndex {
   Subspace subspace() const;
   std::uint64_t size() const;      // canonical positions
   std::uint64_t raw_size() const;  // C(n, mover) * C(n - mover, other)
+  // The canonical position of index i, as a Position (Subspace::position()).
+  Position position(std::uint64_t i) const;
 
   // The position must have popcount(mover) == subspace.mover and popcount(other) ==
   // subspace.other, disjoint; nothing is checked on this hot path.

@@ -33,6 +33,13 @@ std::string Subspace::name() const {
   return s;
 }
 
+Position Subspace::position(Bitboard mover_cows, Bitboard other_cows) const {
+  Position p;
+  p.cows = {mover_cows, other_cows};
+  p.in_hand = {static_cast<std::uint8_t>(mover_in_hand), static_cast<std::uint8_t>(other_in_hand)};
+  return mover_in_hand == other_in_hand ? p : p.colour_swapped();
+}
+
 int Subspace::herd() const {
   return std::max({3, mover + mover_in_hand, other + other_in_hand});
 }

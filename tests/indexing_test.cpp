@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "game/notation.h"
 #include "indexing/indexer.h"
 
 namespace mora {
@@ -154,6 +155,22 @@ TEST(Subspace, NamesAndParses) {
     Subspace::parse("13v3");
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("13v3"), std::string::npos) << e.what();
+  }
+}
+
+// position(i) is a valid position string whose index is i: White to move, or Black while
+// placing with one cow more in hand.
+TEST(SubspaceIndex, PositionOfAnIndexRoundTrips) {
+  const Board& board = Board::morabaraba();
+  for (const char* name : {"5v4", "2v3+1+0", "3v3+2+2", "0v1+3+2"}) {
+    const Subspace s = Subspace::parse(name);
+    const SubspaceIndex index(board, s);
+    for (std::uint64_t i = 0; i < index.size(); i += 1 + index.size() / 97) {
+      const Position pos = parse_position(to_string(index.position(i)));
+      EXPECT_EQ(pos.side_to_move, s.mover_in_hand > s.other_in_hand ? kBlack : kWhite) << name;
+      EXPECT_EQ(pos.in_hand[pos.side_to_move], s.mover_in_hand) << name;
+      EXPECT_EQ(index.index(pos.mover(), pos.other()), i) << name;
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "db/database.h"
+#include "db/stats.h"
 #include "game/notation.h"
 #include "tests/probe_db.h"
 
@@ -88,6 +89,32 @@ TEST(Probe, BestLinePlaysTheDistanceOut) {
       EXPECT_EQ(static_cast<int>(line.size()), r.distance) << to_string(start);
       EXPECT_EQ(db.game().outcome(pos), Outcome::kLoss) << to_string(start);
     }
+  }
+}
+
+// The longest win and loss table_stats() finds are positions that probe at those distances,
+// placing subspaces (whose side to move is Black when it has one cow more in hand) included.
+TEST(Probe, LongestValuesOfTheStatisticsProbeAtTheirDistances) {
+  for (const char* folder : {"morabaraba", "herd3-morabaraba"}) {
+    const Database db({probe_db(folder)});
+    int checked = 0;
+    for (const Subspace& s : db.subspaces()) {
+      const SubspaceIndex index(db.game().board(), s);
+      const TableStats st = table_stats(*db.table(s), index);
+      if (st.win) {
+        const ProbeResult r = db.probe(index.position(st.longest_win_index));
+        EXPECT_EQ(r.wdl, Wdl::kWin) << s.name();
+        EXPECT_EQ(r.distance, st.max_win_distance()) << s.name();
+        ++checked;
+      }
+      if (st.loss) {
+        const ProbeResult r = db.probe(index.position(st.longest_loss_index));
+        EXPECT_EQ(r.wdl, Wdl::kLoss) << s.name();
+        EXPECT_EQ(r.distance, st.max_loss_distance()) << s.name();
+        ++checked;
+      }
+    }
+    EXPECT_GE(checked, 2) << folder;
   }
 }
 

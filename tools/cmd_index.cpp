@@ -7,16 +7,6 @@
 #include "tools/options.h"
 
 namespace mora::tools {
-namespace {
-
-// The mover's cows as White to move, nothing in hand, count 0.
-Position as_white_to_move(Bitboard mover, Bitboard other) {
-  Position p;
-  p.cows = {mover, other};
-  return p;
-}
-
-}  // namespace
 
 int run_index(const std::vector<std::string>& args) {
   po::options_description options("index options");
@@ -40,7 +30,7 @@ int run_index(const std::vector<std::string>& args) {
     const SubspaceIndex ix(board, subspace);
     const CanonicalForm c = ix.canonical(pos.mover(), pos.other());
     std::cout << "subspace  " << subspace.name() << "\ncanonical "
-              << to_string(as_white_to_move(c.mover, c.other)) << "\nsymmetry  " << c.symmetry
+              << to_string(subspace.position(c.mover, c.other)) << "\nsymmetry  " << c.symmetry
               << "\nindex     " << ix.index(pos.mover(), pos.other()) << " of " << ix.size()
               << '\n';
     return 0;
@@ -54,12 +44,7 @@ int run_index(const std::vector<std::string>& args) {
   if (i >= ix.size())
     throw po::error("--index " + std::to_string(i) + " is outside subspace " + subspace.name() +
                     " (0 to " + std::to_string(ix.size() - 1) + ")");
-  Bitboard mover = 0, other = 0;
-  ix.unindex(i, mover, other);
-  Position pos = as_white_to_move(mover, other);
-  pos.in_hand = {static_cast<std::uint8_t>(subspace.mover_in_hand),
-                 static_cast<std::uint8_t>(subspace.other_in_hand)};
-  std::cout << to_string(pos) << '\n';
+  std::cout << to_string(ix.position(i)) << '\n';
   return 0;
 }
 

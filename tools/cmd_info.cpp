@@ -6,6 +6,7 @@
 
 #include "db/database.h"
 #include "db/stats.h"
+#include "game/notation.h"
 #include "tools/options.h"
 
 namespace mora::tools {
@@ -30,13 +31,18 @@ struct TableInfo {
   // Bits per canonical position of each value stream (-1: not in this table).
   std::array<double, kNumTableStreams> stream_bits{};
   const TableReader* table = nullptr;
+  // A position of the longest win and one of the longest loss (empty if none).
+  std::string longest_win, longest_loss;
 };
 
 TableInfo table_info(const Database& db, const Subspace& s) {
   TableInfo t;
   t.subspace = s;
   t.table = db.table(s);
-  t.stats = table_stats(*t.table, SubspaceIndex(db.game().board(), s));
+  const SubspaceIndex index(db.game().board(), s);
+  t.stats = table_stats(*t.table, index);
+  if (t.stats.win) t.longest_win = to_string(index.position(t.stats.longest_win_index));
+  if (t.stats.loss) t.longest_loss = to_string(index.position(t.stats.longest_loss_index));
   t.bytes = std::filesystem::file_size(t.table->path());
   const auto per_position = [&](std::uint64_t b) {
     return 8.0 * static_cast<double>(b) /
@@ -102,6 +108,8 @@ nlohmann::json to_json(const TableInfo& t) {
   j["loss"] = st.loss;
   j["max_win_distance"] = st.max_win_distance();
   j["max_loss_distance"] = st.max_loss_distance();
+  if (!t.longest_win.empty()) j["longest_win_position"] = t.longest_win;
+  if (!t.longest_loss.empty()) j["longest_loss_position"] = t.longest_loss;
   j["win_distance_histogram"] = histogram(st.win_distances);
   j["loss_distance_histogram"] = histogram(st.loss_distances);
   j["file_bytes"] = t.bytes;
@@ -130,7 +138,8 @@ int run_info(const std::vector<std::string>& args) {
                   "Per subspace, moving and placing (the latter named with the cows in hand,\n"
                   "mover's then other's: 2v3+1+0), statistics over all its positions (each\n"
                   "canonical position weighted by its orbit size), and file sizes; and the herd\n"
-                  "whose whole game the folder holds (0: the moving phase only).",
+                  "whose whole game the folder holds (0: the moving phase only). --json also\n"
+                  "gives a position of the longest win and one of the longest loss.",
                   options, args);
   if (!vm) return 0;
   const Database db(database_folders(*vm));
