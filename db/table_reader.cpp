@@ -1,0 +1,291 @@
+// TableReader: a memory-mapped table of docs/FORMAT.md, its blocks checked before first use
+// and decoded through this thread's slots and the shared BlockCache.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "db/block_cache.h"
+#include "db/table.h"
+#include "db/table_format.h"
+
+namespace mora {
+
+using namespace table_format;
+
+namespace {
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+constexpr int kCacheSlots = 2;  // decoded blocks kept per thread and stream
+
+// Each thread keeps its last decoded blocks, so that probes near each other take no lock and
+// decode once. A slot shares its block with the BlockCache, or owns it alone and reuses it.
+struct ThreadCache {
+  struct Slot {
+    BlockKey key;
+    std::shared_ptr<Block> raw;
+  };
+  std::array<std::array<Slot, kCacheSlots>, kNumTableStreams> slots;
+  std::array<int, kNumTableStreams> victim{};
+  Block scratch;  // bulk reads
+  ZSTD_DCtx* dctx = nullptr;
+
+  ThreadCache() = default;
+  ThreadCache(const ThreadCache&) = delete;
+  ThreadCache& operator=(const ThreadCache&) = delete;
+  ~ThreadCache() { ZSTD_freeDCtx(dctx); }
+};
+
+thread_local ThreadCache tls;
+std::atomic<std::uint64_t> next_serial{1};
+
+}  // namespace
+
+struct TableReader::Impl {
+  struct Stream {
+    TableStream kind;
+    int bits;
+    std::uint32_t block_positions;
+    std::uint64_t num_blocks;
+    std::uint64_t compressed_bytes;
+    const std::uint8_t* index;
+  };
+
+  std::filesystem::path path;
+  TableHeader header;
+  std::uint64_t serial = next_serial.fetch_add(1);
+  std::shared_ptr<BlockCache> cache;
+  const std::uint8_t* map = nullptr;
+  std::size_t size = 0;
+  std::vector<Stream> streams;
+  std::array<int, kNumTableStreams> by_kind{-1, -1, -1, -1};
+  // One bit per block and stream kind: its checksum matched. A block is hashed once per open
+  // instead of once per decode, and still before its values are first used.
+  std::array<std::unique_ptr<std::atomic<std::uint64_t>[]>, kNumTableStreams> verified;
+
+  ~Impl() {
+    if (cache) cache->impl_->forget(serial);
+    if (map) ::munmap(const_cast<std::uint8_t*>(map), size);
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw TableError(path.string() + ": " + what);
+  }
+
+  void open();
+  void parse();
+
+  std::size_t block_count(const Stream& s, std::uint64_t b) const {
+    return static_cast<std::size_t>(
+        std::min<std::uint64_t>(s.block_positions, header.num_positions - b * s.block_positions));
+  }
+
+  void verify(const Stream& s, std::uint64_t b) const {
+    const std::uint8_t* e = s.index + b * kBlockEntryBytes;
+    if (XXH64(map + get<std::uint64_t>(e), get<std::uint32_t>(e + 8), 0) !=
+        get<std::uint64_t>(e + 16))
+      fail(std::string("checksum mismatch in ") + stream_name(s.kind) + " block " +
+           std::to_string(b));
+  }
+
+  void verify_once(const Stream& s, std::uint64_t b) const {
+    std::atomic<std::uint64_t>& word = verified[static_cast<int>(s.kind)][b / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (b % 64);
+    if (word.load(std::memory_order_acquire) & bit) return;
+    verify(s, b);
+    word.fetch_or(bit, std::memory_order_release);
+  }
+
+  // Checks and decompresses block b into out; never trusts a block whose checksum fails.
+  void decode(const Stream& s, std::uint64_t b, Block& out) const {
+    verify_once(s, b);
+    const std::uint8_t* e = s.index + b * kBlockEntryBytes;
+    const std::size_t expect = raw_bytes(s.bits, block_count(s, b));
+    out.resize(expect);
+    if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
+    const std::size_t n = ZSTD_decompressDCtx(
+        tls.dctx, out.data(), expect, map + get<std::uint64_t>(e), get<std::uint32_t>(e + 8));
+    if (ZSTD_isError(n) || n != expect)
+      fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
+    // Code 3 is no Wdl: a 2-bit pair with both bits set.
+    if (s.kind == TableStream::kWdl)
+      for (std::uint8_t x : out)
+        if (x & (x >> 1) & 0x55) fail("invalid wdl code in block " + std::to_string(b));
+  }
+
+  // The decoded block b of stream s: from this thread's slots, else the shared cache, else
+  // decoded (into a slot's own block when no cache shares it, so that misses allocate only
+  // for blocks that the cache keeps).
+  const Block& block(const Stream& s, std::uint64_t b) const {
+    const BlockKey key = key_of(serial, s.kind, b);
+    auto& slots = tls.slots[static_cast<int>(s.kind)];
+    for (auto& slot : slots)
+      if (slot.key == key) return *slot.raw;
+    int& victim = tls.victim[static_cast<int>(s.kind)];
+    ThreadCache::Slot& slot = slots[victim];
+    victim = (victim + 1) % kCacheSlots;
+    slot.key = {};  // stays empty if decode throws
+    if (auto shared = cache ? cache->impl_->find(key) : nullptr) {
+      slot.raw = std::move(shared);
+    } else {
+      if (!slot.raw || slot.raw.use_count() > 1) slot.raw = std::make_shared<Block>();
+      decode(s, b, *slot.raw);
+      if (cache) cache->impl_->insert(key, slot.raw);
+    }
+    slot.key = key;
+    return *slot.raw;
+  }
+
+  unsigned value(TableStream kind, std::uint64_t i) const {
+    const Stream& s = streams[by_kind[static_cast<int>(kind)]];
+    const std::uint64_t b = i / s.block_positions;
+    return value_at(s.bits, block(s, b).data(), block_count(s, b), i % s.block_positions);
+  }
+
+  void check_range(std::uint64_t begin, std::uint64_t count) const {
+    if (begin > header.num_positions || count > header.num_positions - begin)
+      fail("positions [" + std::to_string(begin) + ", " + std::to_string(begin + count) +
+           ") out of range (table holds " + std::to_string(header.num_positions) + ")");
+  }
+
+  RuleWdl rule(Wdl w, unsigned flag) const {
+    RuleWdl r;
+    if (!rule_of(w, flag, r)) fail("rule flag set on a draw");
+    return r;
+  }
+};
+
+void TableReader::Impl::open() {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("cannot open: " + errno_text());
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    fail("cannot stat: " + errno_text());
+  }
+  size = static_cast<std::size_t>(st.st_size);
+  if (size < kFixedHeaderBytes) {  // decode_metadata() says what is wrong
+    ::close(fd);
+    return;
+  }
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);  // the mapping keeps the file
+  if (p == MAP_FAILED) fail("cannot mmap: " + errno_text());
+  map = static_cast<const std::uint8_t*>(p);
+}
+
+void TableReader::Impl::parse() {
+  DecodedMetadata meta;
+  try {
+    meta = decode_metadata(map, size);
+  } catch (const TableError& e) {
+    fail(e.what());
+  }
+  header = meta.header;
+  for (const StreamDescriptor& d : meta.streams) {
+    const int kind = static_cast<int>(d.kind);
+    by_kind[kind] = static_cast<int>(streams.size());
+    verified[kind] = std::make_unique<std::atomic<std::uint64_t>[]>(d.num_blocks / 64 + 1);
+    streams.push_back({d.kind, d.bits, d.block_positions, d.num_blocks, d.compressed_bytes,
+                       map + d.index_offset});
+  }
+}
+
+TableReader::TableReader(const std::filesystem::path& path, std::shared_ptr<BlockCache> cache)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  impl_->cache = std::move(cache);
+  impl_->open();
+  impl_->parse();
+}
+
+TableReader::~TableReader() = default;
+
+const TableHeader& TableReader::header() const {
+  return impl_->header;
+}
+const std::filesystem::path& TableReader::path() const {
+  return impl_->path;
+}
+
+Wdl TableReader::probe_wdl(std::uint64_t index) const {
+  impl_->check_range(index, 1);
+  return static_cast<Wdl>(impl_->value(TableStream::kWdl, index));
+}
+
+Entry TableReader::probe(std::uint64_t index) const {
+  const Impl& m = *impl_;
+  m.check_range(index, 1);
+  Entry e;
+  e.wdl = static_cast<Wdl>(m.value(TableStream::kWdl, index));
+  e.distance = static_cast<std::uint16_t>(m.value(TableStream::kDistance, index));
+  if (m.header.has_rule_part) {
+    e.rule = m.rule(e.wdl, m.value(TableStream::kRuleFlag, index));
+    e.plies_to_mill = static_cast<std::uint8_t>(m.value(TableStream::kPliesToMill, index));
+  }
+  return e;
+}
+
+void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
+  const Impl& m = *impl_;
+  m.check_range(begin, out.size());
+  std::fill(out.begin(), out.end(), Entry{});
+  const std::uint64_t end = begin + out.size();
+  // Streams come in TableStream order (checked on open): kWdl before kRuleFlag, which needs it.
+  for (const auto& s : m.streams) {
+    for (std::uint64_t b = begin / s.block_positions; b * s.block_positions < end; ++b) {
+      m.decode(s, b, tls.scratch);
+      const std::uint64_t first = b * s.block_positions;
+      const std::size_t from = static_cast<std::size_t>(std::max(begin, first) - first);
+      const std::size_t to =
+          static_cast<std::size_t>(std::min<std::uint64_t>(end - first, m.block_count(s, b)));
+      const std::size_t n = m.block_count(s, b);
+      const std::uint8_t* raw = tls.scratch.data();
+      auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
+      switch (s.kind) {
+        case TableStream::kWdl:
+          for_values(s.bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).wdl = static_cast<Wdl>(v); });
+          break;
+        case TableStream::kRuleFlag:
+          for_values(s.bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).rule = m.rule(at(j).wdl, v); });
+          break;
+        case TableStream::kDistance:
+          for_values(s.bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
+            at(j).distance = static_cast<std::uint16_t>(v);
+          });
+          break;
+        case TableStream::kPliesToMill:
+          for_values(s.bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
+            at(j).plies_to_mill = static_cast<std::uint8_t>(v);
+          });
+          break;
+      }
+    }
+  }
+}
+
+void TableReader::check() const {
+  for (const auto& s : impl_->streams)
+    for (std::uint64_t b = 0; b < s.num_blocks; ++b) impl_->verify(s, b);
+}
+
+std::vector<TableReader::StreamInfo> TableReader::streams() const {
+  std::vector<StreamInfo> out;
+  for (const auto& s : impl_->streams)
+    out.push_back({s.kind, s.block_positions, s.num_blocks, s.compressed_bytes});
+  return out;
+}
+
+}  // namespace mora
