@@ -45,6 +45,8 @@ std::size_t raw_bytes(int bits, std::size_t n) {
 
 void pack(int bits, std::span<const std::uint16_t> values, std::vector<std::uint8_t>& raw) {
   const std::size_t n = values.size();
+  if (bits == 16 && std::all_of(values.begin(), values.end(), [](auto v) { return v < 256; }))
+    bits = 8;
   raw.assign(raw_bytes(bits, n), 0);
   for (std::size_t j = 0; j < n; ++j) {
     if (bits < 8)
@@ -81,6 +83,17 @@ bool rule_of(Wdl w, unsigned flag, RuleWdl& out) {
   }
 }
 
+bool relative_storable(const Entry& e, bool rule_part) {
+  const bool distance_ok =
+      e.wdl == Wdl::kDraw ? e.distance == 0 : (e.distance & 1) == (e.wdl == Wdl::kWin);
+  return distance_ok && (!rule_part || has_plies_to_mill(e.rule) || e.plies_to_mill == 0);
+}
+
+std::uint64_t block_checksum(std::uint32_t version, const std::uint8_t* data, std::size_t size) {
+  const std::uint64_t h = XXH64(data, size, 0);
+  return version == 1 ? h : h & 0xffffffffu;
+}
+
 std::uint64_t blocks_of(std::uint64_t positions, std::uint32_t block_positions) {
   return positions / block_positions + (positions % block_positions != 0);
 }
@@ -99,7 +112,7 @@ std::vector<StreamLayout> layout_of(const TableHeader& h, const TableTuning& t) 
 
 std::size_t metadata_bytes(std::span<const StreamLayout> streams) {
   std::size_t n = kFixedHeaderBytes + kStreamBytes * streams.size();
-  for (const auto& s : streams) n += kBlockEntryBytes * s.num_blocks;
+  for (const auto& s : streams) n += block_entry_bytes(kVersion) * s.num_blocks;
   return n;
 }
 
@@ -161,9 +174,8 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
     std::uint64_t bytes = 0;
     for (const BlockEntry& b : s.blocks) {
       put<std::uint64_t>(p + index_at, b.offset);
-      put<std::uint32_t>(p + index_at + 8, b.size);
-      put<std::uint64_t>(p + index_at + 16, b.checksum);
-      index_at += kBlockEntryBytes, bytes += b.size;
+      put<std::uint32_t>(p + index_at + 8, static_cast<std::uint32_t>(b.checksum));
+      index_at += block_entry_bytes(kVersion), bytes += b.size;
     }
     put<std::uint64_t>(d + 24, bytes);
   }
@@ -176,9 +188,10 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   if (size < kFixedHeaderBytes)
     fail("not a table: " + std::to_string(size) + " bytes is shorter than the header");
   if (std::memcmp(p, kMagic.data(), kMagic.size()) != 0) fail("not a table (bad magic)");
-  if (const auto v = get<std::uint32_t>(p + kOffVersion); v != kVersion)
-    fail("format version " + std::to_string(v) + ", this program reads version " +
-         std::to_string(kVersion));
+  const auto version = get<std::uint32_t>(p + kOffVersion);
+  if (version < kOldestVersion || version > kVersion)
+    fail("format version " + std::to_string(version) + ", this program reads versions " +
+         std::to_string(kOldestVersion) + " to " + std::to_string(kVersion));
   const auto num_streams = get<std::uint32_t>(p + kOffNumStreams);
   const auto header_bytes = get<std::uint32_t>(p + kOffHeaderBytes);
   if (num_streams > kNumTableStreams ||
@@ -194,6 +207,7 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
     fail("index scheme " + std::to_string(get<std::uint32_t>(p + kOffIndexScheme)) +
          " is not the one of this program (" + std::to_string(kIndexScheme) + ")");
   DecodedMetadata out;
+  out.version = version;
   TableHeader& header = out.header;
   header.num_positions = get<std::uint64_t>(p + kOffPositions);
   const auto flags = get<std::uint32_t>(p + kOffFlags);
@@ -223,16 +237,22 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   for (std::uint32_t i = 0; i < num_streams; ++i) {
     const std::uint8_t* d = p + kFixedHeaderBytes + kStreamBytes * i;
     if (d[0] >= kNumTableStreams) fail("unknown stream kind " + std::to_string(d[0]));
-    StreamDescriptor s{static_cast<TableStream>(d[0]), d[1],
-                       get<std::uint32_t>(d + 4),      get<std::uint64_t>(d + 8),
-                       get<std::uint64_t>(d + 24),     get<std::uint64_t>(d + 16)};
+    StreamDescriptor s{static_cast<TableStream>(d[0]),
+                       d[1],
+                       get<std::uint32_t>(d + 4),
+                       get<std::uint64_t>(d + 8),
+                       get<std::uint64_t>(d + 24),
+                       get<std::uint64_t>(d + 16),
+                       version,
+                       p + index_end};
     if (s.bits != value_bits(s.kind) || s.block_positions == 0 ||
         s.num_blocks != blocks_of(header.num_positions, s.block_positions) ||
         (i && d[0] <= static_cast<int>(out.streams.back().kind)))
       fail(std::string("corrupt descriptor of stream ") + stream_name(s.kind));
-    if (s.index_offset != index_end || s.num_blocks > (size - index_end) / kBlockEntryBytes)
+    const std::size_t entry_bytes = block_entry_bytes(version);
+    if (s.index_offset != index_end || s.num_blocks > (size - index_end) / entry_bytes)
       fail(std::string("block index of stream ") + stream_name(s.kind) + " beyond the file end");
-    index_end += s.num_blocks * kBlockEntryBytes;
+    index_end += s.num_blocks * entry_bytes;
     present[d[0]] = true;
     out.streams.push_back(s);
   }
@@ -245,13 +265,18 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   std::uint64_t at = index_end;
   for (const StreamDescriptor& s : out.streams) {
     std::uint64_t bytes = 0;
+    // Version 2 derives a block's size from the next offset: offsets must not go back, and
+    // the stream must fit the file, before any size is taken.
+    if (s.compressed_bytes > size - at) fail("stream sizes do not match the file size");
     for (std::uint64_t b = 0; b < s.num_blocks; ++b) {
-      const std::uint8_t* e = p + s.index_offset + b * kBlockEntryBytes;
-      const auto len = get<std::uint32_t>(e + 8);
-      if (get<std::uint64_t>(e) != at || len > size - at)
+      const std::uint64_t offset = s.block_offset(b);
+      if (version > 1 && b + 1 < s.num_blocks && s.block_offset(b + 1) < offset)
+        fail(std::string("block offsets go back in stream ") + stream_name(s.kind));
+      const std::uint64_t len = offset == at ? s.block_size(b) : 0;
+      if (offset != at || len > size - at)
         fail("file size " + std::to_string(size) + " does not match the block index (" +
-             stream_name(s.kind) + " block " + std::to_string(b) + " at " +
-             std::to_string(get<std::uint64_t>(e)) + ", " + std::to_string(len) + " bytes)");
+             stream_name(s.kind) + " block " + std::to_string(b) + " at " + std::to_string(offset) +
+             ", " + std::to_string(len) + " bytes)");
       at += len, bytes += len;
     }
     if (bytes != s.compressed_bytes) fail("stream sizes do not match the block index");

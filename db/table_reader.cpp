@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -52,17 +51,11 @@ std::atomic<std::uint64_t> next_serial{1};
 }  // namespace
 
 struct TableReader::Impl {
-  struct Stream {
-    TableStream kind;
-    int bits;
-    std::uint32_t block_positions;
-    std::uint64_t num_blocks;
-    std::uint64_t compressed_bytes;
-    const std::uint8_t* index;
-  };
+  using Stream = StreamDescriptor;
 
   std::filesystem::path path;
   TableHeader header;
+  bool relative = false;  // version 2: distance and plies to mill relative to the value
   std::uint64_t serial = next_serial.fetch_add(1);
   std::shared_ptr<BlockCache> cache;
   const std::uint8_t* map = nullptr;
@@ -91,9 +84,7 @@ struct TableReader::Impl {
   }
 
   void verify(const Stream& s, std::uint64_t b) const {
-    const std::uint8_t* e = s.index + b * kBlockEntryBytes;
-    if (XXH64(map + get<std::uint64_t>(e), get<std::uint32_t>(e + 8), 0) !=
-        get<std::uint64_t>(e + 16))
+    if (block_checksum(s.version, map + s.block_offset(b), s.block_size(b)) != s.checksum(b))
       fail(std::string("checksum mismatch in ") + stream_name(s.kind) + " block " +
            std::to_string(b));
   }
@@ -109,14 +100,20 @@ struct TableReader::Impl {
   // Checks and decompresses block b into out; never trusts a block whose checksum fails.
   void decode(const Stream& s, std::uint64_t b, Block& out) const {
     verify_once(s, b);
-    const std::uint8_t* e = s.index + b * kBlockEntryBytes;
-    const std::size_t expect = raw_bytes(s.bits, block_count(s, b));
+    const std::size_t count = block_count(s, b), expect = raw_bytes(s.bits, count);
+    const std::uint64_t bytes = s.block_size(b);
+    if (relative && bytes == 0) {  // every value 0
+      out.assign(expect, 0);
+      return;
+    }
     out.resize(expect);
     if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
-    const std::size_t n = ZSTD_decompressDCtx(
-        tls.dctx, out.data(), expect, map + get<std::uint64_t>(e), get<std::uint32_t>(e + 8));
-    if (ZSTD_isError(n) || n != expect)
+    const std::size_t n =
+        ZSTD_decompressDCtx(tls.dctx, out.data(), expect, map + s.block_offset(b), bytes);
+    const bool narrow = relative && s.bits == 16 && n == count;
+    if (ZSTD_isError(n) || (n != expect && !narrow))
       fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
+    out.resize(n);
     // Code 3 is no Wdl: a 2-bit pair with both bits set.
     if (s.kind == TableStream::kWdl)
       for (std::uint8_t x : out)
@@ -149,7 +146,16 @@ struct TableReader::Impl {
   unsigned value(TableStream kind, std::uint64_t i) const {
     const Stream& s = streams[by_kind[static_cast<int>(kind)]];
     const std::uint64_t b = i / s.block_positions;
-    return value_at(s.bits, block(s, b).data(), block_count(s, b), i % s.block_positions);
+    const Block& raw = block(s, b);
+    const std::size_t n = block_count(s, b);
+    return value_at(block_bits(s.bits, n, raw.size()), raw.data(), n, i % s.block_positions);
+  }
+
+  std::uint16_t distance(Wdl w, unsigned stored) const {
+    return relative ? distance_of(w, stored) : static_cast<std::uint16_t>(stored);
+  }
+  std::uint8_t plies_to_mill(RuleWdl r, unsigned stored) const {
+    return relative && !has_plies_to_mill(r) ? 0 : static_cast<std::uint8_t>(stored);
   }
 
   void check_range(std::uint64_t begin, std::uint64_t count) const {
@@ -192,12 +198,12 @@ void TableReader::Impl::parse() {
     fail(e.what());
   }
   header = meta.header;
+  relative = meta.version >= 2;
   for (const StreamDescriptor& d : meta.streams) {
     const int kind = static_cast<int>(d.kind);
     by_kind[kind] = static_cast<int>(streams.size());
     verified[kind] = std::make_unique<std::atomic<std::uint64_t>[]>(d.num_blocks / 64 + 1);
-    streams.push_back({d.kind, d.bits, d.block_positions, d.num_blocks, d.compressed_bytes,
-                       map + d.index_offset});
+    streams.push_back(d);
   }
 }
 
@@ -228,10 +234,14 @@ Entry TableReader::probe(std::uint64_t index) const {
   m.check_range(index, 1);
   Entry e;
   e.wdl = static_cast<Wdl>(m.value(TableStream::kWdl, index));
-  e.distance = static_cast<std::uint16_t>(m.value(TableStream::kDistance, index));
+  // Version 2 stores nothing a probe needs for a draw's distance or for the plies to mill of
+  // other rule values than win and loss: their blocks are not decoded.
+  if (!m.relative || e.wdl != Wdl::kDraw)
+    e.distance = m.distance(e.wdl, m.value(TableStream::kDistance, index));
   if (m.header.has_rule_part) {
     e.rule = m.rule(e.wdl, m.value(TableStream::kRuleFlag, index));
-    e.plies_to_mill = static_cast<std::uint8_t>(m.value(TableStream::kPliesToMill, index));
+    if (!m.relative || has_plies_to_mill(e.rule))
+      e.plies_to_mill = m.plies_to_mill(e.rule, m.value(TableStream::kPliesToMill, index));
   }
   return e;
 }
@@ -241,7 +251,8 @@ void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
   m.check_range(begin, out.size());
   std::fill(out.begin(), out.end(), Entry{});
   const std::uint64_t end = begin + out.size();
-  // Streams come in TableStream order (checked on open): kWdl before kRuleFlag, which needs it.
+  // Streams come in TableStream order (checked on open): kWdl before the others and kRuleFlag
+  // before kPliesToMill, which need them.
   for (const auto& s : m.streams) {
     for (std::uint64_t b = begin / s.block_positions; b * s.block_positions < end; ++b) {
       m.decode(s, b, tls.scratch);
@@ -251,24 +262,24 @@ void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
           static_cast<std::size_t>(std::min<std::uint64_t>(end - first, m.block_count(s, b)));
       const std::size_t n = m.block_count(s, b);
       const std::uint8_t* raw = tls.scratch.data();
+      const int bits = block_bits(s.bits, n, tls.scratch.size());
       auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
       switch (s.kind) {
         case TableStream::kWdl:
-          for_values(s.bits, raw, n, from, to,
+          for_values(bits, raw, n, from, to,
                      [&](std::size_t j, unsigned v) { at(j).wdl = static_cast<Wdl>(v); });
           break;
         case TableStream::kRuleFlag:
-          for_values(s.bits, raw, n, from, to,
+          for_values(bits, raw, n, from, to,
                      [&](std::size_t j, unsigned v) { at(j).rule = m.rule(at(j).wdl, v); });
           break;
         case TableStream::kDistance:
-          for_values(s.bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
-            at(j).distance = static_cast<std::uint16_t>(v);
-          });
+          for_values(bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).distance = m.distance(at(j).wdl, v); });
           break;
         case TableStream::kPliesToMill:
-          for_values(s.bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
-            at(j).plies_to_mill = static_cast<std::uint8_t>(v);
+          for_values(bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
+            at(j).plies_to_mill = m.plies_to_mill(at(j).rule, v);
           });
           break;
       }

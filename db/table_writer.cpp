@@ -1,8 +1,8 @@
 // TableWriter: streams entries into the blocks of docs/FORMAT.md, one block per stream in
 // memory, and seals the file through DurableFile.
-#include <xxhash.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "db/durable_file.h"
@@ -21,6 +21,7 @@ struct TableWriter::Impl {
     std::unique_ptr<DurableFile> file;
     std::uint64_t end = 0;  // bytes written to file
     std::vector<std::uint16_t> pending;
+    unsigned last = 0;  // the last value pushed: what a position the reader ignores repeats
   };
 
   std::filesystem::path final_path;
@@ -40,18 +41,22 @@ struct TableWriter::Impl {
   void flush(Stream& s) {
     if (s.pending.empty()) return;
     pack(value_bits(s.index.layout.kind), s.pending, raw);
-    compressed.resize(ZSTD_compressBound(raw.size()));
-    const std::size_t n = ZSTD_compressCCtx(cctx, compressed.data(), compressed.size(), raw.data(),
-                                            raw.size(), s.level);
-    if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
+    std::size_t n = 0;  // a block of zeros is stored as no bytes at all
+    if (std::any_of(raw.begin(), raw.end(), [](std::uint8_t x) { return x != 0; })) {
+      compressed.resize(ZSTD_compressBound(raw.size()));
+      n = ZSTD_compressCCtx(cctx, compressed.data(), compressed.size(), raw.data(), raw.size(),
+                            s.level);
+      if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
+    }
     s.index.blocks.push_back(
-        {s.end, static_cast<std::uint32_t>(n), XXH64(compressed.data(), n, 0)});
+        {s.end, static_cast<std::uint32_t>(n), block_checksum(kVersion, compressed.data(), n)});
     s.file->write_at(s.end, compressed.data(), n);
     s.end += n;
     s.pending.clear();
   }
 
   void push(Stream& s, unsigned value) {
+    s.last = value;
     s.pending.push_back(static_cast<std::uint16_t>(value));
     if (s.pending.size() == s.index.layout.block_positions) flush(s);
   }
@@ -114,15 +119,16 @@ void TableWriter::append(std::span<const Entry> entries) {
   if (entries.size() > m.header.num_positions - m.appended)
     m.fail("more entries than the " + std::to_string(m.header.num_positions) +
            " positions of the header");
-  // The rule value is stored as a flag on the pure value, so it must be one that refines it.
+  // The rule value is stored as a flag on the pure value, so it must be one that refines it;
+  // distances and plies to mill are stored relative to the values.
   for (const Entry& e : entries) {
     const bool rule_ok = m.header.has_rule_part
                              ? static_cast<int>(e.rule) <= 4 && pure_of(e.rule) == e.wdl
                              : e.rule == RuleWdl::kDraw && e.plies_to_mill == 0;
-    if (static_cast<int>(e.wdl) > 2 || !rule_ok)
+    if (static_cast<int>(e.wdl) > 2 || !rule_ok || !relative_storable(e, m.header.has_rule_part))
       m.fail("entry " + std::to_string(m.appended) + " cannot be stored: wdl " +
-             std::to_string(static_cast<int>(e.wdl)) + ", rule " +
-             std::to_string(static_cast<int>(e.rule)) + ", plies to mill " +
+             std::to_string(static_cast<int>(e.wdl)) + ", distance " + std::to_string(e.distance) +
+             ", rule " + std::to_string(static_cast<int>(e.rule)) + ", plies to mill " +
              std::to_string(e.plies_to_mill) +
              (m.header.has_rule_part ? "" : " in a table without the rule part"));
     for (auto& s : m.streams) {
@@ -134,10 +140,10 @@ void TableWriter::append(std::span<const Entry> entries) {
           m.push(s, e.rule == RuleWdl::kCursedWin || e.rule == RuleWdl::kBlessedLoss);
           break;
         case TableStream::kDistance:
-          m.push(s, e.distance);
+          m.push(s, e.wdl == Wdl::kDraw ? s.last : stored_distance(e.distance));
           break;
         case TableStream::kPliesToMill:
-          m.push(s, e.plies_to_mill);
+          m.push(s, has_plies_to_mill(e.rule) ? e.plies_to_mill : s.last);
           break;
       }
     }
