@@ -58,6 +58,11 @@ void pack(int bits, std::span<const std::uint16_t> values, std::vector<std::uint
   }
 }
 
+bool constant_block(int bits, std::size_t n, std::span<const std::uint8_t> raw) {
+  return !raw.empty() && (bits != 16 || raw.size() == n) &&
+         std::all_of(raw.begin(), raw.end(), [&](std::uint8_t x) { return x == raw[0]; });
+}
+
 unsigned value_at(int bits, const std::uint8_t* raw, std::size_t n, std::size_t j) {
   unsigned v = 0;
   for_values(bits, raw, n, j, j + 1, [&](std::size_t, unsigned x) { v = x; });

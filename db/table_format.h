@@ -51,6 +51,9 @@ std::size_t raw_bytes(int bits, std::size_t n);
 // Packs a block. 16-bit values below 256 throughout the block get the low plane only (a narrow
 // block, version 2): the reader tells it by its decoded size.
 void pack(int bits, std::span<const std::uint16_t> values, std::vector<std::uint8_t>& raw);
+// Whether a packed block of n values is stored as one byte, the value of each of its bytes
+// (version 2): a 16-bit block only in its narrow form, whose decoded size is n.
+bool constant_block(int bits, std::size_t n, std::span<const std::uint8_t> raw);
 // The bits per value of a decoded block of n values and `bytes` bytes: 8 for a narrow block.
 inline int block_bits(int bits, std::size_t n, std::size_t bytes) {
   return bits == 16 && bytes == n ? 8 : bits;

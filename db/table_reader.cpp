@@ -102,18 +102,18 @@ struct TableReader::Impl {
     verify_once(s, b);
     const std::size_t count = block_count(s, b), expect = raw_bytes(s.bits, count);
     const std::uint64_t bytes = s.block_size(b);
-    if (relative && bytes == 0) {  // every value 0
-      out.assign(expect, 0);
-      return;
+    if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
+      out.assign(s.bits == 16 ? count : expect, map[s.block_offset(b)]);
+    } else {
+      out.resize(expect);
+      if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
+      const std::size_t n =
+          ZSTD_decompressDCtx(tls.dctx, out.data(), expect, map + s.block_offset(b), bytes);
+      const bool narrow = relative && s.bits == 16 && n == count;
+      if (ZSTD_isError(n) || (n != expect && !narrow))
+        fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
+      out.resize(n);
     }
-    out.resize(expect);
-    if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
-    const std::size_t n =
-        ZSTD_decompressDCtx(tls.dctx, out.data(), expect, map + s.block_offset(b), bytes);
-    const bool narrow = relative && s.bits == 16 && n == count;
-    if (ZSTD_isError(n) || (n != expect && !narrow))
-      fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
-    out.resize(n);
     // Code 3 is no Wdl: a 2-bit pair with both bits set.
     if (s.kind == TableStream::kWdl)
       for (std::uint8_t x : out)

@@ -40,13 +40,16 @@ struct TableWriter::Impl {
 
   void flush(Stream& s) {
     if (s.pending.empty()) return;
-    pack(value_bits(s.index.layout.kind), s.pending, raw);
-    std::size_t n = 0;  // a block of zeros is stored as no bytes at all
-    if (std::any_of(raw.begin(), raw.end(), [](std::uint8_t x) { return x != 0; })) {
+    const int bits = value_bits(s.index.layout.kind);
+    pack(bits, s.pending, raw);
+    std::size_t n = 1;  // a constant block is stored as its byte
+    if (!constant_block(bits, s.pending.size(), raw)) {
       compressed.resize(ZSTD_compressBound(raw.size()));
       n = ZSTD_compressCCtx(cctx, compressed.data(), compressed.size(), raw.data(), raw.size(),
                             s.level);
       if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
+    } else {
+      compressed.assign(1, raw[0]);
     }
     s.index.blocks.push_back(
         {s.end, static_cast<std::uint32_t>(n), block_checksum(kVersion, compressed.data(), n)});

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -294,22 +295,27 @@ TEST_F(TableTest, DetectsCorruption) {
   }
 }
 
-// Blocks whose values are all 0 (losses in 0 plies, no flags, no plies to mill) are stored as
-// no bytes; they read back, and damage to their index entries is caught.
-TEST_F(TableTest, ZeroBlocks) {
+// Blocks whose decoded bytes are all equal (here: wins in 7 plies, 5 plies to the next mill,
+// no flags) are stored as one byte; they read back, and damage to them and to their index
+// entries is caught.
+TEST_F(TableTest, ConstantBlocks) {
   auto v = make_entries(3000, true, 13);
-  for (std::size_t i = 500; i < 1500; ++i) v[i] = Entry{Wdl::kLoss, RuleWdl::kLoss, 0, 0};
+  for (std::size_t i = 500; i < 1500; ++i) v[i] = Entry{Wdl::kWin, RuleWdl::kWin, 5, 7};
   const TableHeader h = make_header(v.size(), true);
   const fs::path good = write_table(dir_ / "good.mtb", h, v);
   expect_same(TableReader(good), v);
   std::vector<Entry> full_blocks = v;
-  for (std::size_t i = 500; i < 1500; ++i) full_blocks[i].distance = 2;
+  for (std::size_t i = 500; i < 1500; ++i) full_blocks[i].distance = i % 2 ? 7 : 9;
   EXPECT_LT(fs::file_size(good),
             fs::file_size(write_table(dir_ / "full.mtb", h, full_blocks)) - 15 * 8);
   const std::vector<char> bytes = slurp(good);
   const fs::path bad = dir_ / "bad.mtb";
-  const std::size_t index = 112 + 4 * 32;  // the wdl stream's index: block 10 is all zeros
-  expect_flips_caught(bad, bytes, {index + 12 * 10, index + 12 * 10 + 8, index + 12 * 11}, 0x01, v);
+  const std::size_t index = 112 + 4 * 32;  // the wdl stream's index: block 10 is constant
+  std::uint64_t block10;
+  std::memcpy(&block10, bytes.data() + index + 12 * 10, sizeof block10);
+  expect_flips_caught(bad, bytes,
+                      {index + 12 * 10, index + 12 * 10 + 8, index + 12 * 11, std::size_t(block10)},
+                      0x01, v);
 }
 
 // A version this program does not know is refused with a message naming it.
