@@ -1,8 +1,9 @@
 // Probing a real solved database (bench/README.md, "Probing"): warm and cold random probes of
 // the pure win/draw/loss and of the full entry, on one and two threads, and moves() of a
-// position; each for the folder as solved and for its tables re-encoded with value and distance
-// blocks of 2^10 .. 2^14 positions (the TableTuning trade-off), whose bits per position are
-// reported, and warm probes under block caches smaller than the database.
+// position; each for the folder as solved and for its tables re-encoded by this build (in its
+// format version) with value and distance blocks of 2^10 .. 2^14 positions (the TableTuning
+// trade-off), whose bits per position are reported, and warm probes under block caches smaller
+// than the database.
 //
 // MORABARABA_BENCH_DB=<folder> build/bin/probe_bench   (e.g. solve --max-total 8)
 #include <benchmark/benchmark.h>

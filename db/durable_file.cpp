@@ -20,7 +20,7 @@ void fsync_folder(const std::filesystem::path& folder) {
 
 DurableFile::DurableFile(std::filesystem::path path)
     : path_(std::move(path)), temp_path_(path_.string() + ".tmp") {
-  fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  fd_ = ::open(temp_path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("cannot create");
 }
 
@@ -36,13 +36,32 @@ void DurableFile::fail(const std::string& what) const {
 }
 
 void DurableFile::write(const void* data, std::size_t bytes) {
+  write_at(written_, data, bytes);
+  written_ += bytes;
+}
+
+void DurableFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
   const auto* p = static_cast<const char*>(data);
   while (bytes > 0) {
-    const ssize_t w = ::write(fd_, p, bytes);
+    const ssize_t w = ::pwrite(fd_, p, bytes, static_cast<off_t>(offset));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) fail("write failed");
     p += w;
     bytes -= static_cast<std::size_t>(w);
+    offset += static_cast<std::uint64_t>(w);
+  }
+}
+
+void DurableFile::read_at(std::uint64_t offset, void* data, std::size_t bytes) const {
+  auto* p = static_cast<char*>(data);
+  while (bytes > 0) {
+    const ssize_t r = ::pread(fd_, p, bytes, static_cast<off_t>(offset));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) fail("read failed");
+    if (r == 0) throw IoError(temp_path_.string() + ": read past the end of the file");
+    p += r;
+    bytes -= static_cast<std::size_t>(r);
+    offset += static_cast<std::uint64_t>(r);
   }
 }
 

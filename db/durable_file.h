@@ -1,10 +1,12 @@
 // Files written whole or not at all: the bytes go to `<path>.tmp`, and commit() fsyncs them,
 // renames the file into place and fsyncs the folder, so that a killed process never leaves a
 // file under the final name that is not complete. Errors throw IoError naming the file and
-// the system's reason ("No space left on device", ...).
+// the system's reason ("No space left on device", ...). A file that is never committed serves as
+// scratch space: write_at and read_at work before the commit.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 
@@ -24,13 +26,16 @@ class DurableFile {
   DurableFile(const DurableFile&) = delete;
   DurableFile& operator=(const DurableFile&) = delete;
 
-  void write(const void* data, std::size_t bytes);
+  void write(const void* data, std::size_t bytes);  // after the bytes write() wrote so far
+  void write_at(std::uint64_t offset, const void* data, std::size_t bytes);
+  void read_at(std::uint64_t offset, void* data, std::size_t bytes) const;
   void commit();
 
  private:
   [[noreturn]] void fail(const std::string& what) const;
   std::filesystem::path path_, temp_path_;
   int fd_ = -1;
+  std::uint64_t written_ = 0;  // by write()
   bool committed_ = false;
 };
 

@@ -192,12 +192,13 @@ TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
   }
   const fs::path copy = fresh_folder("altered");
   fs::copy(*folder_, copy);
-  // Turn the first win into a win one ply longer.
+  // Turn the first win into a win two plies longer (a win's distance stays odd, as the table
+  // format requires).
   rewrite_table(copy / table_file_name({3, 4, 0, 0}), [](std::vector<Entry>& entries) {
     const auto it = std::find_if(entries.begin(), entries.end(),
                                  [](const Entry& e) { return e.wdl == Wdl::kWin; });
     ASSERT_NE(it, entries.end());
-    ++it->distance;
+    it->distance += 2;
   });
   const Database db({copy});
   const auto report = solver::verify(db, db.subspaces(), quiet);
@@ -271,7 +272,7 @@ TEST_F(SolvedSmall, SampledVerifierPassesAndCatchesAnAlteredValue) {
   const fs::path copy = fresh_folder("altered_sample");
   fs::copy(*folder_, copy);
   const Subspace s{3, 4, 0, 0};
-  // A sampled win made one ply longer.
+  // A sampled win made two plies longer.
   std::uint64_t altered = 0;
   rewrite_table(copy / table_file_name(s), [&](std::vector<Entry>& entries) {
     altered = entries.size();
@@ -279,7 +280,7 @@ TEST_F(SolvedSmall, SampledVerifierPassesAndCatchesAnAlteredValue) {
       if (entries[i].wdl == Wdl::kWin && solver::in_sample(sample, s, i, entries.size()))
         altered = i;
     ASSERT_LT(altered, entries.size());
-    ++entries[altered].distance;
+    entries[altered].distance += 2;
   });
   const Database db({copy});
   const auto report = solver::verify(db, {s}, quiet, sample);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -41,8 +42,16 @@ TableHeader make_header(std::uint64_t n, bool rule_part) {
   return h;
 }
 
-// Entries shaped like a table: runs of one value, distances that drift; the rule part
-// refines the pure value as the format requires.
+// A distance of the parity of the value, as in every solved table: a win's is odd, a loss's
+// even, a draw's 0.
+std::uint16_t with_parity(Wdl w, std::uint64_t d) {
+  if (w == Wdl::kDraw) return 0;
+  return static_cast<std::uint16_t>(w == Wdl::kWin ? d | 1 : d & 0xfffe);
+}
+
+// Entries shaped like a table: runs of one value, distances that drift, some of them beyond 8
+// bits (both kinds of distance blocks); the rule part refines the pure value as the format
+// requires, with plies to mill for rule wins and losses only.
 std::vector<Entry> make_entries(std::uint64_t n, bool rule_part, std::uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<Entry> v(n);
@@ -50,17 +59,24 @@ std::vector<Entry> make_entries(std::uint64_t n, bool rule_part, std::uint32_t s
   for (auto& e : v) {
     if (rng() % 8 == 0) {
       cur.wdl = static_cast<Wdl>(rng() % 3);
-      cur.distance = cur.wdl == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(rng() % 700);
+      cur.distance = with_parity(cur.wdl, rng() % 700);
     }
     e = cur;
-    if (rng() % 4 == 0) e.distance = static_cast<std::uint16_t>(rng());  // full 16-bit range
+    if (rng() % 4 == 0) e.distance = with_parity(e.wdl, rng());  // full 16-bit range
     if (rule_part && e.wdl != Wdl::kDraw) {
       const bool flagged = rng() % 5 == 0;
       e.rule = e.wdl == Wdl::kWin ? (flagged ? RuleWdl::kCursedWin : RuleWdl::kWin)
                                   : (flagged ? RuleWdl::kBlessedLoss : RuleWdl::kLoss);
-      e.plies_to_mill = static_cast<std::uint8_t>(rng());
+      if (!flagged) e.plies_to_mill = static_cast<std::uint8_t>(rng());
     }
   }
+  return v;
+}
+
+// Entries whose distances all fit 9 bits (8 bits stored): narrow distance blocks only.
+std::vector<Entry> make_short_entries(std::uint64_t n, std::uint32_t seed) {
+  auto v = make_entries(n, true, seed);
+  for (auto& e : v) e.distance = with_parity(e.wdl, e.distance % 500);
   return v;
 }
 
@@ -121,6 +137,16 @@ TEST_F(TableTest, RoundTripDefaultTuning) {
   EXPECT_EQ(r.streams().size(), 4u);
 }
 
+TEST_F(TableTest, RoundTripNarrowDistanceBlocks) {
+  for (bool rule_part : {false, true}) {
+    auto v = make_short_entries(5'000, 2);
+    if (!rule_part)
+      for (auto& e : v) e.rule = RuleWdl::kDraw, e.plies_to_mill = 0;
+    TableReader r(write_table(dir_ / "t.mtb", make_header(v.size(), rule_part), v));
+    expect_same(r, v);
+  }
+}
+
 TEST_F(TableTest, HeaderKeepsEveryRuleOption) {
   TableHeader h = make_header(10, true);
   h.rules = Rules::preset("msa-tournament");
@@ -136,8 +162,19 @@ TEST_F(TableTest, RejectsWhatItCannotStore) {
     TableWriter w(path, make_header(2, true));
     Entry bad;
     bad.wdl = Wdl::kWin;
+    bad.distance = 3;
     bad.rule = RuleWdl::kBlessedLoss;  // not a refinement of a win
     EXPECT_THROW(w.append(std::span(&bad, 1)), TableError);
+    bad.rule = RuleWdl::kWin;
+    bad.distance = 4;  // a win's distance is odd
+    EXPECT_THROW(w.append(std::span(&bad, 1)), TableError);
+    bad.distance = 3;
+    bad.rule = RuleWdl::kCursedWin;
+    bad.plies_to_mill = 5;  // means nothing for a cursed win, so it is not stored
+    EXPECT_THROW(w.append(std::span(&bad, 1)), TableError);
+    Entry draw;
+    draw.distance = 2;  // a draw has no distance
+    EXPECT_THROW(w.append(std::span(&draw, 1)), TableError);
   }
   {
     TableWriter w(path, make_header(1, false));
@@ -209,6 +246,22 @@ void probe_damaged(const fs::path& path, const std::vector<Entry>& v, bool& fail
   }
 }
 
+// Flips the bits of `mask` at each offset of a good table's bytes and expects the damage
+// caught.
+void expect_flips_caught(const fs::path& bad, const std::vector<char>& bytes,
+                         std::initializer_list<std::size_t> offsets, char mask,
+                         const std::vector<Entry>& v) {
+  for (std::size_t at : offsets) {
+    SCOPED_TRACE("offset " + std::to_string(at));
+    auto b = bytes;
+    b[at] = static_cast<char>(b[at] ^ mask);
+    spit(bad, b);
+    bool failed;
+    probe_damaged(bad, v, failed);
+    EXPECT_TRUE(failed);
+  }
+}
+
 TEST_F(TableTest, DetectsCorruption) {
   const auto v = make_entries(2000, true, 9);
   const fs::path good = write_table(dir_ / "good.mtb", make_header(v.size(), true), v);
@@ -216,17 +269,10 @@ TEST_F(TableTest, DetectsCorruption) {
   const fs::path bad = dir_ / "bad.mtb";
   const std::size_t header_end = 112 + 4 * 32;
   // One flipped bit in the header, the block index, and the data of each stream.
-  for (std::size_t at :
-       {std::size_t{0}, std::size_t{9}, std::size_t{70}, std::size_t{120}, header_end + 5,
-        header_end + 24 * 40 + 3, bytes.size() / 2, bytes.size() - 1}) {
-    SCOPED_TRACE("offset " + std::to_string(at));
-    auto b = bytes;
-    b[at] = static_cast<char>(b[at] ^ 0x10);
-    spit(bad, b);
-    bool failed;
-    probe_damaged(bad, v, failed);
-    EXPECT_TRUE(failed);
-  }
+  expect_flips_caught(
+      bad, bytes,
+      {0, 9, 70, 120, header_end + 5, header_end + 12 * 40 + 3, bytes.size() / 2, bytes.size() - 1},
+      0x10, v);
   for (std::size_t size : {std::size_t{0}, std::size_t{50}, header_end + 10, bytes.size() - 1}) {
     SCOPED_TRACE("truncated to " + std::to_string(size));
     spit(bad, std::vector<char>(bytes.begin(), bytes.begin() + static_cast<long>(size)));
@@ -246,6 +292,43 @@ TEST_F(TableTest, DetectsCorruption) {
     TableReader r(bad);
   } catch (const TableError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.mtb"), std::string::npos) << e.what();
+  }
+}
+
+// Blocks whose decoded bytes are all equal (here: wins in 7 plies, 5 plies to the next mill,
+// no flags) are stored as one byte; they read back, and damage to them and to their index
+// entries is caught.
+TEST_F(TableTest, ConstantBlocks) {
+  auto v = make_entries(3000, true, 13);
+  for (std::size_t i = 500; i < 1500; ++i) v[i] = Entry{Wdl::kWin, RuleWdl::kWin, 5, 7};
+  const TableHeader h = make_header(v.size(), true);
+  const fs::path good = write_table(dir_ / "good.mtb", h, v);
+  expect_same(TableReader(good), v);
+  std::vector<Entry> full_blocks = v;
+  for (std::size_t i = 500; i < 1500; ++i) full_blocks[i].distance = i % 2 ? 7 : 9;
+  EXPECT_LT(fs::file_size(good),
+            fs::file_size(write_table(dir_ / "full.mtb", h, full_blocks)) - 15 * 8);
+  const std::vector<char> bytes = slurp(good);
+  const fs::path bad = dir_ / "bad.mtb";
+  const std::size_t index = 112 + 4 * 32;  // the wdl stream's index: block 10 is constant
+  std::uint64_t block10;
+  std::memcpy(&block10, bytes.data() + index + 12 * 10, sizeof block10);
+  expect_flips_caught(bad, bytes,
+                      {index + 12 * 10, index + 12 * 10 + 8, index + 12 * 11, std::size_t(block10)},
+                      0x01, v);
+}
+
+// A version this program does not know is refused with a message naming it.
+TEST_F(TableTest, RefusesUnknownVersion) {
+  const auto v = make_entries(100, true, 17);
+  auto bytes = slurp(write_table(dir_ / "t.mtb", make_header(v.size(), true), v));
+  bytes[8] = 3;
+  spit(dir_ / "t.mtb", bytes);
+  try {
+    TableReader r(dir_ / "t.mtb");
+    ADD_FAILURE() << "a version-3 file was opened";
+  } catch (const TableError& e) {
+    EXPECT_NE(std::string(e.what()).find("format version 3"), std::string::npos) << e.what();
   }
 }
 

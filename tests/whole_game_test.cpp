@@ -390,7 +390,8 @@ TEST(WholeGame, VerifierCatchesAnAlteredPlacingValue) {
     original.resize(header.num_positions);
     t.read(0, original);
   }
-  // One win made a ply longer; then, separately, one rule win's plies to the next mill.
+  // One win made two plies longer (its distance stays odd, as the table format requires); then,
+  // separately, one rule win's plies to the next mill.
   for (const bool rule_part : {false, true}) {
     std::vector<Entry> entries = original;
     const auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) {
@@ -400,7 +401,7 @@ TEST(WholeGame, VerifierCatchesAnAlteredPlacingValue) {
     if (rule_part)
       --it->plies_to_mill;
     else
-      ++it->distance;
+      it->distance += 2;
     const std::uint64_t k = it - entries.begin();
     fs::remove(file);
     {

@@ -1,0 +1,296 @@
+#include "db/table_format.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+
+namespace mora {
+
+std::string table_file_name(const Subspace& s) {
+  return s.name() + ".mtb";
+}
+
+namespace table_format {
+namespace {
+
+constexpr std::size_t kNameBytes = 32;
+constexpr std::uint32_t kFlagRulePart = 1;
+
+// Header field offsets (docs/FORMAT.md, "Header").
+constexpr std::size_t kOffVersion = 8, kOffHeaderBytes = 12, kOffHeaderChecksum = 16,
+                      kOffPositions = 24, kOffIndexScheme = 32, kOffSubspace = 36,
+                      kOffFingerprint = 40, kOffOptions = 48, kOffPlyLimit = 56, kOffFlags = 60,
+                      kOffName = 64, kOffNumStreams = 96, kOffIndexChecksum = 104;
+
+[[noreturn]] void fail(const std::string& what) {
+  throw TableError(what);
+}
+
+}  // namespace
+
+int value_bits(TableStream s) {
+  constexpr int kBits[kNumTableStreams] = {2, 1, 16, 8};
+  return kBits[static_cast<int>(s)];
+}
+
+const char* stream_name(TableStream s) {
+  constexpr const char* kNames[kNumTableStreams] = {"wdl", "rule flag", "distance",
+                                                    "plies to mill"};
+  return kNames[static_cast<int>(s)];
+}
+
+std::size_t raw_bytes(int bits, std::size_t n) {
+  return (n * bits + 7) / 8;
+}
+
+void pack(int bits, std::span<const std::uint16_t> values, std::vector<std::uint8_t>& raw) {
+  const std::size_t n = values.size();
+  if (bits == 16 && std::all_of(values.begin(), values.end(), [](auto v) { return v < 256; }))
+    bits = 8;
+  raw.assign(raw_bytes(bits, n), 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    if (bits < 8)
+      raw[j * bits / 8] |= static_cast<std::uint8_t>(values[j] << (j * bits % 8));
+    else {
+      raw[j] = static_cast<std::uint8_t>(values[j]);
+      if (bits == 16) raw[n + j] = static_cast<std::uint8_t>(values[j] >> 8);
+    }
+  }
+}
+
+bool constant_block(int bits, std::size_t n, std::span<const std::uint8_t> raw) {
+  return !raw.empty() && (bits != 16 || raw.size() == n) &&
+         std::all_of(raw.begin(), raw.end(), [&](std::uint8_t x) { return x == raw[0]; });
+}
+
+unsigned value_at(int bits, const std::uint8_t* raw, std::size_t n, std::size_t j) {
+  unsigned v = 0;
+  for_values(bits, raw, n, j, j + 1, [&](std::size_t, unsigned x) { v = x; });
+  return v;
+}
+
+Wdl pure_of(RuleWdl r) {
+  constexpr Wdl kPure[] = {Wdl::kLoss, Wdl::kLoss, Wdl::kDraw, Wdl::kWin, Wdl::kWin};
+  return kPure[static_cast<int>(r)];
+}
+
+bool rule_of(Wdl w, unsigned flag, RuleWdl& out) {
+  switch (w) {
+    case Wdl::kWin:
+      out = flag ? RuleWdl::kCursedWin : RuleWdl::kWin;
+      return true;
+    case Wdl::kLoss:
+      out = flag ? RuleWdl::kBlessedLoss : RuleWdl::kLoss;
+      return true;
+    default:
+      out = RuleWdl::kDraw;
+      return flag == 0;
+  }
+}
+
+bool relative_storable(const Entry& e, bool rule_part) {
+  const bool distance_ok =
+      e.wdl == Wdl::kDraw ? e.distance == 0 : (e.distance & 1) == (e.wdl == Wdl::kWin);
+  return distance_ok && (!rule_part || has_plies_to_mill(e.rule) || e.plies_to_mill == 0);
+}
+
+std::uint64_t block_checksum(std::uint32_t version, const std::uint8_t* data, std::size_t size) {
+  const std::uint64_t h = XXH64(data, size, 0);
+  return version == 1 ? h : h & 0xffffffffu;
+}
+
+std::uint64_t blocks_of(std::uint64_t positions, std::uint32_t block_positions) {
+  return positions / block_positions + (positions % block_positions != 0);
+}
+
+std::vector<StreamLayout> layout_of(const TableHeader& h, const TableTuning& t) {
+  std::vector<StreamLayout> s;
+  for (int k = 0; k < kNumTableStreams; ++k) {
+    const auto kind = static_cast<TableStream>(k);
+    const bool rule_part = kind == TableStream::kRuleFlag || kind == TableStream::kPliesToMill;
+    const bool value = kind == TableStream::kWdl || kind == TableStream::kRuleFlag;
+    const std::uint32_t bp = value ? t.value_block_positions : t.distance_block_positions;
+    if (!rule_part || h.has_rule_part) s.push_back({kind, bp, blocks_of(h.num_positions, bp)});
+  }
+  return s;
+}
+
+std::size_t metadata_bytes(std::span<const StreamLayout> streams) {
+  std::size_t n = kFixedHeaderBytes + kStreamBytes * streams.size();
+  for (const auto& s : streams) n += block_entry_bytes(kVersion) * s.num_blocks;
+  return n;
+}
+
+void check_encodable(const TableHeader& header) {
+  const Rules& r = header.rules;
+  const int small[] = {r.cows_per_player,
+                       r.flying_at,
+                       r.shots_per_double_mill,
+                       header.subspace.mover,
+                       header.subspace.other,
+                       header.subspace.mover_in_hand,
+                       header.subspace.other_in_hand};
+  if (std::any_of(std::begin(small), std::end(small), [](int v) { return v < 0 || v > 255; }) ||
+      r.ply_limit < 0 || r.ply_limit > 65535)
+    fail("a rule option or subspace count is out of the range the header can hold");
+  if (r.name.size() > kNameBytes)
+    fail("rule name '" + r.name + "' is longer than " + std::to_string(kNameBytes) + " bytes");
+}
+
+std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
+                                          std::span<const StreamBlocks> streams) {
+  check_encodable(header);
+  std::vector<StreamLayout> layouts;
+  for (const auto& s : streams) layouts.push_back(s.layout);
+  std::vector<std::uint8_t> out(metadata_bytes(layouts), 0);
+  std::uint8_t* p = out.data();
+  const std::size_t header_bytes = kFixedHeaderBytes + kStreamBytes * streams.size();
+  std::memcpy(p, kMagic.data(), kMagic.size());
+  put<std::uint32_t>(p + kOffVersion, kVersion);
+  put<std::uint32_t>(p + kOffHeaderBytes, static_cast<std::uint32_t>(header_bytes));
+  put<std::uint64_t>(p + kOffPositions, header.num_positions);
+  put<std::uint32_t>(p + kOffIndexScheme, kIndexScheme);
+  const Subspace& sub = header.subspace;
+  const int counts[] = {sub.mover, sub.other, sub.mover_in_hand, sub.other_in_hand};
+  for (int i = 0; i < 4; ++i) p[kOffSubspace + i] = static_cast<std::uint8_t>(counts[i]);
+  const Rules& r = header.rules;
+  put<std::uint64_t>(p + kOffFingerprint, r.fingerprint());
+  const int options[] = {r.cows_per_player,       r.flying_at,
+                         r.shots_per_double_mill, r.shot_mandatory,
+                         r.mill_protection,       r.blocked_player_loses,
+                         r.full_board_draw,       static_cast<int>(r.ply_limit_scope)};
+  for (int i = 0; i < 8; ++i) p[kOffOptions + i] = static_cast<std::uint8_t>(options[i]);
+  put<std::uint16_t>(p + kOffPlyLimit, static_cast<std::uint16_t>(r.ply_limit));
+  p[kOffPlyLimit + 2] = r.repetition_draw;
+  p[kOffPlyLimit + 3] = static_cast<std::uint8_t>(r.mill_reforming);
+  put<std::uint32_t>(p + kOffFlags, header.has_rule_part ? kFlagRulePart : 0);
+  std::memcpy(p + kOffName, r.name.data(), r.name.size());
+  put<std::uint32_t>(p + kOffNumStreams, static_cast<std::uint32_t>(streams.size()));
+
+  std::size_t index_at = header_bytes;
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    const StreamBlocks& s = streams[i];
+    std::uint8_t* d = p + kFixedHeaderBytes + kStreamBytes * i;
+    d[0] = static_cast<std::uint8_t>(s.layout.kind);
+    d[1] = static_cast<std::uint8_t>(value_bits(s.layout.kind));
+    put<std::uint32_t>(d + 4, s.layout.block_positions);
+    put<std::uint64_t>(d + 8, s.layout.num_blocks);
+    put<std::uint64_t>(d + 16, index_at);
+    std::uint64_t bytes = 0;
+    for (const BlockEntry& b : s.blocks) {
+      put<std::uint64_t>(p + index_at, b.offset);
+      put<std::uint32_t>(p + index_at + 8, static_cast<std::uint32_t>(b.checksum));
+      index_at += block_entry_bytes(kVersion), bytes += b.size;
+    }
+    put<std::uint64_t>(d + 24, bytes);
+  }
+  put<std::uint64_t>(p + kOffIndexChecksum, XXH64(p + header_bytes, out.size() - header_bytes, 0));
+  put<std::uint64_t>(p + kOffHeaderChecksum, XXH64(p, header_bytes, 0));
+  return out;
+}
+
+DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
+  if (size < kFixedHeaderBytes)
+    fail("not a table: " + std::to_string(size) + " bytes is shorter than the header");
+  if (std::memcmp(p, kMagic.data(), kMagic.size()) != 0) fail("not a table (bad magic)");
+  const auto version = get<std::uint32_t>(p + kOffVersion);
+  if (version < kOldestVersion || version > kVersion)
+    fail("format version " + std::to_string(version) + ", this program reads versions " +
+         std::to_string(kOldestVersion) + " to " + std::to_string(kVersion));
+  const auto num_streams = get<std::uint32_t>(p + kOffNumStreams);
+  const auto header_bytes = get<std::uint32_t>(p + kOffHeaderBytes);
+  if (num_streams > kNumTableStreams ||
+      header_bytes != kFixedHeaderBytes + kStreamBytes * num_streams || header_bytes > size)
+    fail("corrupt header (stream count or header size)");
+  std::vector<std::uint8_t> copy(p, p + header_bytes);
+  put<std::uint64_t>(copy.data() + kOffHeaderChecksum, 0);
+  if (XXH64(copy.data(), header_bytes, 0) != get<std::uint64_t>(p + kOffHeaderChecksum))
+    fail("header checksum mismatch");
+  // From here on the header is what the writer wrote; the checks below guard against
+  // writers of other programs and against a colliding checksum.
+  if (get<std::uint32_t>(p + kOffIndexScheme) != kIndexScheme)
+    fail("index scheme " + std::to_string(get<std::uint32_t>(p + kOffIndexScheme)) +
+         " is not the one of this program (" + std::to_string(kIndexScheme) + ")");
+  DecodedMetadata out;
+  out.version = version;
+  TableHeader& header = out.header;
+  header.num_positions = get<std::uint64_t>(p + kOffPositions);
+  const auto flags = get<std::uint32_t>(p + kOffFlags);
+  if (flags & ~kFlagRulePart) fail("unknown header flags");
+  header.has_rule_part = flags & kFlagRulePart;
+  header.subspace = {p[kOffSubspace], p[kOffSubspace + 1], p[kOffSubspace + 2],
+                     p[kOffSubspace + 3]};
+  Rules& r = header.rules;
+  const std::uint8_t* o = p + kOffOptions;
+  if (o[3] > 1 || o[4] > 1 || o[5] > 1 || o[6] > 1 || o[7] > 3 || p[kOffPlyLimit + 2] > 1 ||
+      p[kOffPlyLimit + 3] > 2)
+    fail("corrupt rule options");
+  r.cows_per_player = o[0], r.flying_at = o[1], r.shots_per_double_mill = o[2];
+  r.shot_mandatory = o[3], r.mill_protection = o[4], r.blocked_player_loses = o[5];
+  r.full_board_draw = o[6], r.ply_limit_scope = static_cast<PlyLimitScope>(o[7]);
+  r.ply_limit = get<std::uint16_t>(p + kOffPlyLimit);
+  r.repetition_draw = p[kOffPlyLimit + 2];
+  r.mill_reforming = static_cast<MillReforming>(p[kOffPlyLimit + 3]);
+  const char* name = reinterpret_cast<const char*>(p + kOffName);
+  r.name.assign(name, std::find(name, name + kNameBytes, '\0'));
+  if (r.fingerprint() != get<std::uint64_t>(p + kOffFingerprint))
+    fail("rule options do not match the rules fingerprint");
+
+  // The streams, their indexes, and their blocks must tile the file exactly, in order.
+  std::array<bool, kNumTableStreams> present{};
+  std::uint64_t index_end = header_bytes;
+  for (std::uint32_t i = 0; i < num_streams; ++i) {
+    const std::uint8_t* d = p + kFixedHeaderBytes + kStreamBytes * i;
+    if (d[0] >= kNumTableStreams) fail("unknown stream kind " + std::to_string(d[0]));
+    StreamDescriptor s{static_cast<TableStream>(d[0]),
+                       d[1],
+                       get<std::uint32_t>(d + 4),
+                       get<std::uint64_t>(d + 8),
+                       get<std::uint64_t>(d + 24),
+                       get<std::uint64_t>(d + 16),
+                       version,
+                       p + index_end};
+    if (s.bits != value_bits(s.kind) || s.block_positions == 0 ||
+        s.num_blocks != blocks_of(header.num_positions, s.block_positions) ||
+        (i && d[0] <= static_cast<int>(out.streams.back().kind)))
+      fail(std::string("corrupt descriptor of stream ") + stream_name(s.kind));
+    const std::size_t entry_bytes = block_entry_bytes(version);
+    if (s.index_offset != index_end || s.num_blocks > (size - index_end) / entry_bytes)
+      fail(std::string("block index of stream ") + stream_name(s.kind) + " beyond the file end");
+    index_end += s.num_blocks * entry_bytes;
+    present[d[0]] = true;
+    out.streams.push_back(s);
+  }
+  const bool rule = header.has_rule_part;
+  if (!present[0] || !present[2] || present[1] != rule || present[3] != rule)
+    fail("the streams do not match the header flags");
+  if (XXH64(p + header_bytes, index_end - header_bytes, 0) !=
+      get<std::uint64_t>(p + kOffIndexChecksum))
+    fail("block index checksum mismatch");
+  std::uint64_t at = index_end;
+  for (const StreamDescriptor& s : out.streams) {
+    std::uint64_t bytes = 0;
+    // Version 2 derives a block's size from the next offset: offsets must not go back, and
+    // the stream must fit the file, before any size is taken.
+    if (s.compressed_bytes > size - at) fail("stream sizes do not match the file size");
+    for (std::uint64_t b = 0; b < s.num_blocks; ++b) {
+      const std::uint64_t offset = s.block_offset(b);
+      if (version > 1 && b + 1 < s.num_blocks && s.block_offset(b + 1) < offset)
+        fail(std::string("block offsets go back in stream ") + stream_name(s.kind));
+      const std::uint64_t len = offset == at ? s.block_size(b) : 0;
+      if (offset != at || len > size - at)
+        fail("file size " + std::to_string(size) + " does not match the block index (" +
+             stream_name(s.kind) + " block " + std::to_string(b) + " at " + std::to_string(offset) +
+             ", " + std::to_string(len) + " bytes)");
+      at += len, bytes += len;
+    }
+    if (bytes != s.compressed_bytes) fail("stream sizes do not match the block index");
+  }
+  if (at != size)
+    fail("file size " + std::to_string(size) + " does not match the block index (" +
+         std::to_string(at) + " bytes)");
+  return out;
+}
+
+}  // namespace table_format
+}  // namespace mora

@@ -1,0 +1,179 @@
+// The byte layout of docs/FORMAT.md, shared by the writer (table_writer.cpp) and the reader
+// (table_reader.cpp): header and descriptor fields, the block index, and the decoded form of a
+// block. Keep this file, table_format.cpp and FORMAT.md in step. Internal to db/.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "db/table.h"
+
+namespace mora::table_format {
+
+static_assert(std::endian::native == std::endian::little,
+              "the format is little-endian and the code stores integers with memcpy");
+
+constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'T', 'B', 'L', '\x1a'};
+constexpr std::uint32_t kVersion = 2;        // what the writer writes
+constexpr std::uint32_t kOldestVersion = 1;  // the oldest the reader reads
+constexpr std::uint32_t kIndexScheme = 1;    // SubspaceIndex's ordering of positions
+constexpr std::size_t kFixedHeaderBytes = 112;
+constexpr std::size_t kStreamBytes = 32;  // one stream descriptor
+// A block index entry: version 1 offset (8), size (4), reserved (4), XXH64 (8); version 2
+// offset (8) and the low 32 bits of the XXH64 (4), the size following from the next offset.
+constexpr std::size_t block_entry_bytes(std::uint32_t version) {
+  return version == 1 ? 24 : 12;
+}
+
+template <class T>
+void put(std::uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+template <class T>
+T get(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+int value_bits(TableStream s);
+const char* stream_name(TableStream s);
+
+// Bytes of a decoded block of n values: sub-byte values packed LSB first, wider values as
+// byte planes (all low bytes of the block, then all high bytes) so that the nearly constant
+// high plane compresses to almost nothing.
+std::size_t raw_bytes(int bits, std::size_t n);
+// Packs a block. 16-bit values below 256 throughout the block get the low plane only (a narrow
+// block, version 2): the reader tells it by its decoded size.
+void pack(int bits, std::span<const std::uint16_t> values, std::vector<std::uint8_t>& raw);
+// Whether a packed block of n values is stored as one byte, the value of each of its bytes
+// (version 2): a 16-bit block only in its narrow form, whose decoded size is n.
+bool constant_block(int bits, std::size_t n, std::span<const std::uint8_t> raw);
+// The bits per value of a decoded block of n values and `bytes` bytes: 8 for a narrow block.
+inline int block_bits(int bits, std::size_t n, std::size_t bytes) {
+  return bits == 16 && bytes == n ? 8 : bits;
+}
+
+// Calls f(j, value) for j in [from, to) of a decoded block of n values; the switch is outside
+// the loops so that bulk reads run tight.
+template <class F>
+void for_values(int bits, const std::uint8_t* raw, std::size_t n, std::size_t from, std::size_t to,
+                F&& f) {
+  switch (bits) {
+    case 1:
+      for (std::size_t j = from; j < to; ++j) f(j, (raw[j / 8] >> (j % 8)) & 1);
+      break;
+    case 2:
+      for (std::size_t j = from; j < to; ++j) f(j, (raw[j / 4] >> (2 * (j % 4))) & 3);
+      break;
+    case 8:
+      for (std::size_t j = from; j < to; ++j) f(j, raw[j]);
+      break;
+    default:
+      for (std::size_t j = from; j < to; ++j) f(j, raw[j] | raw[n + j] << 8);
+  }
+}
+
+unsigned value_at(int bits, const std::uint8_t* raw, std::size_t n, std::size_t j);
+
+Wdl pure_of(RuleWdl r);
+// The rule value from the pure value and the cursed/blessed flag; false for a flag on a draw,
+// which no writer produces.
+bool rule_of(Wdl w, unsigned flag, RuleWdl& out);
+
+// Version 2 stores the distance and the plies to mill relative to what the value already says
+// (docs/FORMAT.md, "Values relative to the value"). Positions whose stored value the reader
+// ignores (draws in the distance stream, all but rule wins and losses in the plies-to-mill
+// stream) repeat the previous stored value, which compresses best.
+inline unsigned stored_distance(std::uint16_t distance) {
+  return distance >> 1;
+}
+inline std::uint16_t distance_of(Wdl w, unsigned stored) {
+  return w == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(2 * stored + (w == Wdl::kWin));
+}
+inline bool has_plies_to_mill(RuleWdl r) {
+  return r == RuleWdl::kWin || r == RuleWdl::kLoss;
+}
+// Whether version 2 can store e: distances have the parity of the value (a win's is odd, a
+// loss's even, a draw's 0) and plies to mill are 0 where they mean nothing.
+bool relative_storable(const Entry& e, bool rule_part);
+
+struct StreamLayout {
+  TableStream kind;
+  std::uint32_t block_positions;
+  std::uint64_t num_blocks;
+};
+
+std::uint64_t blocks_of(std::uint64_t positions, std::uint32_t block_positions);
+
+// The streams of a table in file order, which is the order of TableStream: value classes
+// first, so that WDL probes touch the front of the file only.
+std::vector<StreamLayout> layout_of(const TableHeader& h, const TableTuning& t);
+
+// Bytes of the header, the stream descriptors and the block indexes: where the blocks start.
+std::size_t metadata_bytes(std::span<const StreamLayout> streams);
+
+// The checksum of a block's bytes as the index of `version` holds it.
+std::uint64_t block_checksum(std::uint32_t version, const std::uint8_t* data, std::size_t size);
+
+struct BlockEntry {
+  std::uint64_t offset;
+  std::uint32_t size;  // 0: every value of the block is 0 (version 2), no frame
+  std::uint64_t checksum;
+};
+
+struct StreamBlocks {
+  StreamLayout layout;
+  std::vector<BlockEntry> blocks;
+};
+
+// Header, descriptors and block indexes with their checksums: the first metadata_bytes() of
+// the file. Throws TableError (without a file name) for a header that the format cannot hold.
+std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
+                                          std::span<const StreamBlocks> streams);
+void check_encodable(const TableHeader& header);
+
+// A stream as the file describes it, with its block index in the mapped file.
+struct StreamDescriptor {
+  TableStream kind;
+  int bits;
+  std::uint32_t block_positions;
+  std::uint64_t num_blocks;
+  std::uint64_t compressed_bytes;
+  std::uint64_t index_offset;
+  std::uint32_t version = 0;
+  const std::uint8_t* index = nullptr;  // num_blocks entries of block_entry_bytes(version)
+
+  std::uint64_t block_offset(std::uint64_t b) const {
+    return get<std::uint64_t>(index + b * block_entry_bytes(version));
+  }
+  // Checked by decode_metadata(): the blocks follow each other.
+  std::uint64_t block_size(std::uint64_t b) const {
+    if (version == 1) return get<std::uint32_t>(index + b * 24 + 8);
+    const std::uint64_t end =
+        b + 1 < num_blocks ? block_offset(b + 1) : block_offset(0) + compressed_bytes;
+    return end - block_offset(b);
+  }
+  std::uint64_t checksum(std::uint64_t b) const {
+    const std::uint8_t* e = index + b * block_entry_bytes(version);
+    return version == 1 ? get<std::uint64_t>(e + 16) : get<std::uint32_t>(e + 8);
+  }
+};
+
+struct DecodedMetadata {
+  std::uint32_t version;
+  TableHeader header;
+  std::vector<StreamDescriptor> streams;  // in file order
+};
+
+// Checks and decodes the metadata of a whole file of `size` bytes at `file` (docs/FORMAT.md,
+// the order of checks under "Header"), including that the blocks tile the file. Throws
+// TableError (without a file name) at the first fault.
+DecodedMetadata decode_metadata(const std::uint8_t* file, std::size_t size);
+
+}  // namespace mora::table_format

@@ -1,0 +1,302 @@
+// TableReader: a memory-mapped table of docs/FORMAT.md, its blocks checked before first use
+// and decoded through this thread's slots and the shared BlockCache.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "db/block_cache.h"
+#include "db/table.h"
+#include "db/table_format.h"
+
+namespace mora {
+
+using namespace table_format;
+
+namespace {
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+constexpr int kCacheSlots = 2;  // decoded blocks kept per thread and stream
+
+// Each thread keeps its last decoded blocks, so that probes near each other take no lock and
+// decode once. A slot shares its block with the BlockCache, or owns it alone and reuses it.
+struct ThreadCache {
+  struct Slot {
+    BlockKey key;
+    std::shared_ptr<Block> raw;
+  };
+  std::array<std::array<Slot, kCacheSlots>, kNumTableStreams> slots;
+  std::array<int, kNumTableStreams> victim{};
+  Block scratch;  // bulk reads
+  ZSTD_DCtx* dctx = nullptr;
+
+  ThreadCache() = default;
+  ThreadCache(const ThreadCache&) = delete;
+  ThreadCache& operator=(const ThreadCache&) = delete;
+  ~ThreadCache() { ZSTD_freeDCtx(dctx); }
+};
+
+thread_local ThreadCache tls;
+std::atomic<std::uint64_t> next_serial{1};
+
+}  // namespace
+
+struct TableReader::Impl {
+  using Stream = StreamDescriptor;
+
+  std::filesystem::path path;
+  TableHeader header;
+  bool relative = false;  // version 2: distance and plies to mill relative to the value
+  std::uint64_t serial = next_serial.fetch_add(1);
+  std::shared_ptr<BlockCache> cache;
+  const std::uint8_t* map = nullptr;
+  std::size_t size = 0;
+  std::vector<Stream> streams;
+  std::array<int, kNumTableStreams> by_kind{-1, -1, -1, -1};
+  // One bit per block and stream kind: its checksum matched. A block is hashed once per open
+  // instead of once per decode, and still before its values are first used.
+  std::array<std::unique_ptr<std::atomic<std::uint64_t>[]>, kNumTableStreams> verified;
+
+  ~Impl() {
+    if (cache) cache->impl_->forget(serial);
+    if (map) ::munmap(const_cast<std::uint8_t*>(map), size);
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw TableError(path.string() + ": " + what);
+  }
+
+  void open();
+  void parse();
+
+  std::size_t block_count(const Stream& s, std::uint64_t b) const {
+    return static_cast<std::size_t>(
+        std::min<std::uint64_t>(s.block_positions, header.num_positions - b * s.block_positions));
+  }
+
+  void verify(const Stream& s, std::uint64_t b) const {
+    if (block_checksum(s.version, map + s.block_offset(b), s.block_size(b)) != s.checksum(b))
+      fail(std::string("checksum mismatch in ") + stream_name(s.kind) + " block " +
+           std::to_string(b));
+  }
+
+  void verify_once(const Stream& s, std::uint64_t b) const {
+    std::atomic<std::uint64_t>& word = verified[static_cast<int>(s.kind)][b / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (b % 64);
+    if (word.load(std::memory_order_acquire) & bit) return;
+    verify(s, b);
+    word.fetch_or(bit, std::memory_order_release);
+  }
+
+  // Checks and decompresses block b into out; never trusts a block whose checksum fails.
+  void decode(const Stream& s, std::uint64_t b, Block& out) const {
+    verify_once(s, b);
+    const std::size_t count = block_count(s, b), expect = raw_bytes(s.bits, count);
+    const std::uint64_t bytes = s.block_size(b);
+    if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
+      out.assign(s.bits == 16 ? count : expect, map[s.block_offset(b)]);
+    } else {
+      out.resize(expect);
+      if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
+      const std::size_t n =
+          ZSTD_decompressDCtx(tls.dctx, out.data(), expect, map + s.block_offset(b), bytes);
+      const bool narrow = relative && s.bits == 16 && n == count;
+      if (ZSTD_isError(n) || (n != expect && !narrow))
+        fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
+      out.resize(n);
+    }
+    // Code 3 is no Wdl: a 2-bit pair with both bits set.
+    if (s.kind == TableStream::kWdl)
+      for (std::uint8_t x : out)
+        if (x & (x >> 1) & 0x55) fail("invalid wdl code in block " + std::to_string(b));
+  }
+
+  // The decoded block b of stream s: from this thread's slots, else the shared cache, else
+  // decoded (into a slot's own block when no cache shares it, so that misses allocate only
+  // for blocks that the cache keeps).
+  const Block& block(const Stream& s, std::uint64_t b) const {
+    const BlockKey key = key_of(serial, s.kind, b);
+    auto& slots = tls.slots[static_cast<int>(s.kind)];
+    for (auto& slot : slots)
+      if (slot.key == key) return *slot.raw;
+    int& victim = tls.victim[static_cast<int>(s.kind)];
+    ThreadCache::Slot& slot = slots[victim];
+    victim = (victim + 1) % kCacheSlots;
+    slot.key = {};  // stays empty if decode throws
+    if (auto shared = cache ? cache->impl_->find(key) : nullptr) {
+      slot.raw = std::move(shared);
+    } else {
+      if (!slot.raw || slot.raw.use_count() > 1) slot.raw = std::make_shared<Block>();
+      decode(s, b, *slot.raw);
+      if (cache) cache->impl_->insert(key, slot.raw);
+    }
+    slot.key = key;
+    return *slot.raw;
+  }
+
+  unsigned value(TableStream kind, std::uint64_t i) const {
+    const Stream& s = streams[by_kind[static_cast<int>(kind)]];
+    const std::uint64_t b = i / s.block_positions;
+    const Block& raw = block(s, b);
+    const std::size_t n = block_count(s, b);
+    return value_at(block_bits(s.bits, n, raw.size()), raw.data(), n, i % s.block_positions);
+  }
+
+  std::uint16_t distance(Wdl w, unsigned stored) const {
+    return relative ? distance_of(w, stored) : static_cast<std::uint16_t>(stored);
+  }
+  std::uint8_t plies_to_mill(RuleWdl r, unsigned stored) const {
+    return relative && !has_plies_to_mill(r) ? 0 : static_cast<std::uint8_t>(stored);
+  }
+
+  void check_range(std::uint64_t begin, std::uint64_t count) const {
+    if (begin > header.num_positions || count > header.num_positions - begin)
+      fail("positions [" + std::to_string(begin) + ", " + std::to_string(begin + count) +
+           ") out of range (table holds " + std::to_string(header.num_positions) + ")");
+  }
+
+  RuleWdl rule(Wdl w, unsigned flag) const {
+    RuleWdl r;
+    if (!rule_of(w, flag, r)) fail("rule flag set on a draw");
+    return r;
+  }
+};
+
+void TableReader::Impl::open() {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("cannot open: " + errno_text());
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    fail("cannot stat: " + errno_text());
+  }
+  size = static_cast<std::size_t>(st.st_size);
+  if (size < kFixedHeaderBytes) {  // decode_metadata() says what is wrong
+    ::close(fd);
+    return;
+  }
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);  // the mapping keeps the file
+  if (p == MAP_FAILED) fail("cannot mmap: " + errno_text());
+  map = static_cast<const std::uint8_t*>(p);
+}
+
+void TableReader::Impl::parse() {
+  DecodedMetadata meta;
+  try {
+    meta = decode_metadata(map, size);
+  } catch (const TableError& e) {
+    fail(e.what());
+  }
+  header = meta.header;
+  relative = meta.version >= 2;
+  for (const StreamDescriptor& d : meta.streams) {
+    const int kind = static_cast<int>(d.kind);
+    by_kind[kind] = static_cast<int>(streams.size());
+    verified[kind] = std::make_unique<std::atomic<std::uint64_t>[]>(d.num_blocks / 64 + 1);
+    streams.push_back(d);
+  }
+}
+
+TableReader::TableReader(const std::filesystem::path& path, std::shared_ptr<BlockCache> cache)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  impl_->cache = std::move(cache);
+  impl_->open();
+  impl_->parse();
+}
+
+TableReader::~TableReader() = default;
+
+const TableHeader& TableReader::header() const {
+  return impl_->header;
+}
+const std::filesystem::path& TableReader::path() const {
+  return impl_->path;
+}
+
+Wdl TableReader::probe_wdl(std::uint64_t index) const {
+  impl_->check_range(index, 1);
+  return static_cast<Wdl>(impl_->value(TableStream::kWdl, index));
+}
+
+Entry TableReader::probe(std::uint64_t index) const {
+  const Impl& m = *impl_;
+  m.check_range(index, 1);
+  Entry e;
+  e.wdl = static_cast<Wdl>(m.value(TableStream::kWdl, index));
+  // Version 2 stores nothing a probe needs for a draw's distance or for the plies to mill of
+  // other rule values than win and loss: their blocks are not decoded.
+  if (!m.relative || e.wdl != Wdl::kDraw)
+    e.distance = m.distance(e.wdl, m.value(TableStream::kDistance, index));
+  if (m.header.has_rule_part) {
+    e.rule = m.rule(e.wdl, m.value(TableStream::kRuleFlag, index));
+    if (!m.relative || has_plies_to_mill(e.rule))
+      e.plies_to_mill = m.plies_to_mill(e.rule, m.value(TableStream::kPliesToMill, index));
+  }
+  return e;
+}
+
+void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
+  const Impl& m = *impl_;
+  m.check_range(begin, out.size());
+  std::fill(out.begin(), out.end(), Entry{});
+  const std::uint64_t end = begin + out.size();
+  // Streams come in TableStream order (checked on open): kWdl before the others and kRuleFlag
+  // before kPliesToMill, which need them.
+  for (const auto& s : m.streams) {
+    for (std::uint64_t b = begin / s.block_positions; b * s.block_positions < end; ++b) {
+      m.decode(s, b, tls.scratch);
+      const std::uint64_t first = b * s.block_positions;
+      const std::size_t from = static_cast<std::size_t>(std::max(begin, first) - first);
+      const std::size_t to =
+          static_cast<std::size_t>(std::min<std::uint64_t>(end - first, m.block_count(s, b)));
+      const std::size_t n = m.block_count(s, b);
+      const std::uint8_t* raw = tls.scratch.data();
+      const int bits = block_bits(s.bits, n, tls.scratch.size());
+      auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
+      switch (s.kind) {
+        case TableStream::kWdl:
+          for_values(bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).wdl = static_cast<Wdl>(v); });
+          break;
+        case TableStream::kRuleFlag:
+          for_values(bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).rule = m.rule(at(j).wdl, v); });
+          break;
+        case TableStream::kDistance:
+          for_values(bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).distance = m.distance(at(j).wdl, v); });
+          break;
+        case TableStream::kPliesToMill:
+          for_values(bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
+            at(j).plies_to_mill = m.plies_to_mill(at(j).rule, v);
+          });
+          break;
+      }
+    }
+  }
+}
+
+void TableReader::check() const {
+  for (const auto& s : impl_->streams)
+    for (std::uint64_t b = 0; b < s.num_blocks; ++b) impl_->verify(s, b);
+}
+
+std::vector<TableReader::StreamInfo> TableReader::streams() const {
+  std::vector<StreamInfo> out;
+  for (const auto& s : impl_->streams)
+    out.push_back({s.kind, s.block_positions, s.num_blocks, s.compressed_bytes});
+  return out;
+}
+
+}  // namespace mora
