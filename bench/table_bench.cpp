@@ -23,7 +23,8 @@ constexpr std::uint64_t kPositions = std::uint64_t{1} << 22;
 
 // Long runs of one value (mostly wins) with isolated exceptions; distances drift within a
 // run and have the parity of the value (wins odd, losses even); about one win in twenty is
-// cursed, one loss in ten blessed.
+// cursed, one loss in ten blessed, and those have no plies to the next mill, as the writer
+// requires.
 const std::vector<Entry>& synthetic() {
   static const std::vector<Entry> entries = [] {
     std::mt19937_64 rng(2024);
@@ -46,7 +47,8 @@ const std::vector<Entry>& synthetic() {
       const bool refined = rng() % 100 < (e.wdl == Wdl::kWin ? 5 : 10);
       e.rule = e.wdl == Wdl::kWin ? (refined ? RuleWdl::kCursedWin : RuleWdl::kWin)
                                   : (refined ? RuleWdl::kBlessedLoss : RuleWdl::kLoss);
-      e.plies_to_mill = static_cast<std::uint8_t>(std::min(d, 1 + 2 * (d % 13)));
+      // Plies to the next mill exist for rule wins and losses only (docs/FORMAT.md).
+      if (!refined) e.plies_to_mill = static_cast<std::uint8_t>(std::min(d, 1 + 2 * (d % 13)));
     }
     return v;
   }();
