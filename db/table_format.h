@@ -123,7 +123,7 @@ std::uint64_t block_checksum(std::uint32_t version, const std::uint8_t* data, st
 
 struct BlockEntry {
   std::uint64_t offset;
-  std::uint32_t size;  // 0: every value of the block is 0 (version 2), no frame
+  std::uint32_t size;  // 1: a constant block (version 2), its byte instead of a frame
   std::uint64_t checksum;
 };
 

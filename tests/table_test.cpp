@@ -147,6 +147,29 @@ TEST_F(TableTest, RoundTripNarrowDistanceBlocks) {
   }
 }
 
+// The narrow form holds stored distances up to 255 (a loss in 510, a win in 511 plies) and no
+// further: with 48-position distance blocks, block 0 reaches 255 and must decode to one byte a
+// position, block 1 reaches 256 (a loss in 512, a win in 513) and must decode to two, which the
+// shared cache's bytes show; both read back exactly.
+TEST_F(TableTest, NarrowDistanceBlocksEndAtStored255) {
+  std::vector<Entry> v(96, Entry{Wdl::kWin, RuleWdl::kDraw, 0, 1});
+  v[10].wdl = Wdl::kLoss, v[10].distance = 510;
+  v[47].distance = 511;
+  v[60].wdl = Wdl::kLoss, v[60].distance = 512;
+  v[95].distance = 513;
+  const fs::path path = write_table(dir_ / "t.mtb", make_header(v.size(), false), v);
+  expect_same(TableReader(path), v);
+  const auto cache = std::make_shared<BlockCache>(1 << 20);
+  const TableReader r(path, cache);
+  ASSERT_EQ(r.probe_wdl(0), Wdl::kWin);  // the wdl block, shared by both distance blocks
+  const std::size_t before = cache->bytes();
+  ASSERT_EQ(r.probe(0), v[0]);  // distance block 0
+  const std::size_t narrow = cache->bytes() - before;
+  ASSERT_EQ(r.probe(48), v[48]);  // distance block 1
+  const std::size_t wide = cache->bytes() - before - narrow;
+  EXPECT_EQ(wide - narrow, 48u) << "narrow block " << narrow << " bytes, wide " << wide;
+}
+
 TEST_F(TableTest, HeaderKeepsEveryRuleOption) {
   TableHeader h = make_header(10, true);
   h.rules = Rules::preset("msa-tournament");
@@ -316,6 +339,27 @@ TEST_F(TableTest, ConstantBlocks) {
   expect_flips_caught(bad, bytes,
                       {index + 12 * 10, index + 12 * 10 + 8, index + 12 * 11, std::size_t(block10)},
                       0x01, v);
+}
+
+// Damage to a table of format version 1 (tests/data/v1/3v3.mtb, 24-byte index entries with
+// the block size and a 64-bit checksum) is caught as in the current version: the header, a
+// block's size and checksum in the index, and its data.
+TEST_F(TableTest, DetectsCorruptionOfVersionOne) {
+  const fs::path good = fs::path(MORA_TEST_DATA) / "v1" / "3v3.mtb";
+  std::vector<Entry> v;
+  {
+    const TableReader r(good);
+    ASSERT_EQ(r.streams().size(), 4u);
+    v.resize(r.header().num_positions);
+    r.read(0, v);
+  }
+  const std::vector<char> bytes = slurp(good);
+  const std::size_t entry = 112 + 4 * 32 + 24 * 3;  // the wdl stream's block 3
+  std::uint64_t block3;
+  std::memcpy(&block3, bytes.data() + entry, sizeof block3);
+  expect_flips_caught(dir_ / "bad.mtb", bytes,
+                      {9, 70, entry + 8, entry + 16, std::size_t(block3) + 5, bytes.size() - 1},
+                      0x10, v);
 }
 
 // A version this program does not know is refused with a message naming it.
