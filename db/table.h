@@ -136,4 +136,10 @@ struct TableError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A table of a format version newer than this program reads (or whose version field is
+// damaged): unlike other faults, a solve must not take it for unfinished and write over it.
+struct NewerTableVersion : TableError {
+  using TableError::TableError;
+};
+
 }  // namespace mora

@@ -194,9 +194,14 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
     fail("not a table: " + std::to_string(size) + " bytes is shorter than the header");
   if (std::memcmp(p, kMagic.data(), kMagic.size()) != 0) fail("not a table (bad magic)");
   const auto version = get<std::uint32_t>(p + kOffVersion);
-  if (version < kOldestVersion || version > kVersion)
-    fail("format version " + std::to_string(version) + ", this program reads versions " +
-         std::to_string(kOldestVersion) + " to " + std::to_string(kVersion));
+  const std::string versions_read = "this program reads versions " +
+                                    std::to_string(kOldestVersion) + " to " +
+                                    std::to_string(kVersion);
+  if (version > kVersion)
+    throw NewerTableVersion("format version " + std::to_string(version) +
+                            ", written by a newer program or damaged; " + versions_read);
+  if (version < kOldestVersion)
+    fail("format version " + std::to_string(version) + ", " + versions_read);
   const auto num_streams = get<std::uint32_t>(p + kOffNumStreams);
   const auto header_bytes = get<std::uint32_t>(p + kOffHeaderBytes);
   if (num_streams > kNumTableStreams ||

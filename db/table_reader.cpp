@@ -194,6 +194,8 @@ void TableReader::Impl::parse() {
   DecodedMetadata meta;
   try {
     meta = decode_metadata(map, size);
+  } catch (const NewerTableVersion& e) {
+    throw NewerTableVersion(path.string() + ": " + e.what());
   } catch (const TableError& e) {
     fail(e.what());
   }

@@ -156,6 +156,11 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
             "database folder '" + folder.string() + "' holds tables solved with rules '" +
             reader.header().rules.name + "' (" + file.path().filename().string() + "), not '" +
             rules.name + "'");
+    } catch (const NewerTableVersion& e) {
+      // Not an unfinished table to solve again: a newer program's work, or damage to look at.
+      throw NewerTableVersion(std::string(e.what()) +
+                              "; not solving over it (use the program that wrote it, or delete "
+                              "the file if it is damaged)");
     } catch (const TableError& e) {
       log << "warning: " << e.what() << '\n';
     }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "db/database.h"
 #include "db/stats.h"
@@ -232,6 +233,24 @@ TEST(Solver, RefusesAFolderOfOtherRulesWithoutTouchingIt) {
   EXPECT_THROW(solver::solve({folder, Rules::preset("morabaraba"), {{3, 3, 0, 0}}, false}, log),
                std::invalid_argument);
   EXPECT_EQ(fs::last_write_time(folder / "3v3.mtb"), before);
+  fs::remove_all(folder);
+}
+
+// A table of a newer format version is not taken for an unfinished one and solved over.
+TEST(Solver, RefusesToSolveOverATableOfANewerVersion) {
+  const fs::path folder = solve_into("newerversion", Rules::preset("malom"), {{3, 3, 0, 0}});
+  const fs::path table = folder / "3v3.mtb";
+  std::vector<char> bytes(fs::file_size(table));
+  std::ifstream(table, std::ios::binary)
+      .read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes[8] = 99;  // the format version's low byte
+  std::ofstream(table, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  const auto before = fs::last_write_time(table);
+  std::ostringstream log;
+  EXPECT_THROW(solver::solve({folder, Rules::preset("malom"), {{3, 3, 0, 0}}, false}, log),
+               NewerTableVersion);
+  EXPECT_EQ(fs::last_write_time(table), before);
   fs::remove_all(folder);
 }
 

@@ -371,8 +371,18 @@ TEST_F(TableTest, RefusesUnknownVersion) {
   try {
     TableReader r(dir_ / "t.mtb");
     ADD_FAILURE() << "a version-3 file was opened";
-  } catch (const TableError& e) {
+  } catch (const NewerTableVersion& e) {
     EXPECT_NE(std::string(e.what()).find("format version 3"), std::string::npos) << e.what();
+  }
+  bytes[8] = 0;
+  spit(dir_ / "t.mtb", bytes);
+  try {
+    TableReader r(dir_ / "t.mtb");
+    ADD_FAILURE() << "a version-0 file was opened";
+  } catch (const NewerTableVersion& e) {
+    ADD_FAILURE() << "version 0 taken for a newer one: " << e.what();
+  } catch (const TableError& e) {
+    EXPECT_NE(std::string(e.what()).find("format version 0"), std::string::npos) << e.what();
   }
 }
 
