@@ -305,18 +305,26 @@ void expect_whole_game_agrees(const Rules& rules, int herd) {
   fs::remove_all(folder);
 }
 
-TEST(WholeGame, HerdThreeMorabaraba) {
-  expect_whole_game_agrees(Rules::preset("morabaraba"), 3);
+// Herds 3 and 4 under every preset the solver takes.
+class WholeGamePreset : public ::testing::TestWithParam<std::tuple<int, const char*>> {};
+
+TEST_P(WholeGamePreset, AgreesWithTheSimpleSolvers) {
+  const auto [herd, preset] = GetParam();
+  expect_whole_game_agrees(Rules::preset(preset), herd);
 }
-TEST(WholeGame, HerdThreeMalom) {
-  expect_whole_game_agrees(Rules::preset("malom"), 3);
-}
-TEST(WholeGame, HerdThreeMsaTournament) {
-  expect_whole_game_agrees(Rules::preset("msa-tournament"), 3);
-}
-TEST(WholeGame, HerdThreeOnline) {
-  expect_whole_game_agrees(Rules::preset("online"), 3);
-}
+
+INSTANTIATE_TEST_SUITE_P(WholeGame, WholeGamePreset,
+                         ::testing::Combine(::testing::Values(3, 4),
+                                            ::testing::Values("morabaraba", "malom",
+                                                              "msa-tournament", "online")),
+                         [](const ::testing::TestParamInfo<WholeGamePreset::ParamType>& param) {
+                           std::string name =
+                               "Herd" + std::to_string(std::get<0>(param.param)) + "_";
+                           for (const char c : std::string(std::get<1>(param.param)))
+                             if (c != '-') name += c;
+                           return name;
+                         });
+
 // Plies to the next mill stay far below 50 or 60 in herds 3 and 4, so the presets never let the
 // count run out while placing; a short limit makes it (and the moving phase's) bite.
 TEST(WholeGame, HerdThreeWithAShortPlyLimit) {
@@ -324,19 +332,6 @@ TEST(WholeGame, HerdThreeWithAShortPlyLimit) {
   rules.name = "morabaraba-limit-10";
   rules.ply_limit = 10;
   expect_whole_game_agrees(rules, 3);
-}
-
-TEST(WholeGame, HerdFourMorabaraba) {
-  expect_whole_game_agrees(Rules::preset("morabaraba"), 4);
-}
-TEST(WholeGame, HerdFourMalom) {
-  expect_whole_game_agrees(Rules::preset("malom"), 4);
-}
-TEST(WholeGame, HerdFourMsaTournament) {
-  expect_whole_game_agrees(Rules::preset("msa-tournament"), 4);
-}
-TEST(WholeGame, HerdFourOnline) {
-  expect_whole_game_agrees(Rules::preset("online"), 4);
 }
 
 // Every file of a folder by name, with its bytes.
