@@ -11,6 +11,22 @@ constexpr std::int8_t point8(Point p) {
 
 }  // namespace
 
+MillCandidates::MillCandidates(const Board& board, Bitboard ours, bool placing, bool flying)
+    : ours_(ours), placing_(placing), flying_(flying) {
+  // A move away from a line never completes it, so only the mill points of `ours` can.
+  for (Bitboard tos = board.mill_points(ours); tos; tos &= tos - 1) {
+    const Point to = std::countr_zero(tos);
+    const Bitboard froms = placing ? bit(to) : flying ? ours : board.neighbours(to) & ours;
+    for (Bitboard f = froms; f; f &= f - 1) {
+      const Point from = placing ? kNoPoint : std::countr_zero(f);
+      const int mills = board.mills_formed((placing ? ours : ours & ~bit(from)) | bit(to), to);
+      if (mills > 0)
+        candidates_.push_back({static_cast<std::int8_t>(from), static_cast<std::int8_t>(to),
+                               static_cast<std::uint8_t>(mills)});
+    }
+  }
+}
+
 Bitboard Game::shootable(Bitboard cows) const {
   if (!rules_.mill_protection) return cows;
   Bitboard free = cows & ~board_->in_mills(cows);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "game/board.h"
 #include "game/position.h"
@@ -53,6 +54,33 @@ class MoveList {
 
 enum class Outcome : std::uint8_t { kOngoing, kLoss, kDraw };  // for the side to move
 
+// The moves of the side to move that complete a line whatever the other side's cows are, each
+// legal where its point `to` is empty. They depend on the mover's cows alone, so a loop over
+// many positions that share them (the solver meets positions in runs of one mover's cows)
+// works them out once.
+class MillCandidates {
+ public:
+  struct Candidate {
+    std::int8_t from;  // kNoPoint for a placement
+    std::int8_t to;
+    std::uint8_t mills;  // lines completed at `to`
+  };
+  MillCandidates() = default;
+  // `ours`: the cows of the side to move; placing, or flying when not placing.
+  MillCandidates(const Board& board, Bitboard ours, bool placing, bool flying);
+
+  Bitboard ours() const { return ours_; }
+  bool placing() const { return placing_; }
+  bool flying() const { return flying_; }
+  const std::vector<Candidate>& candidates() const { return candidates_; }
+
+ private:
+  Bitboard ours_ = 0;
+  bool placing_ = false;
+  bool flying_ = false;
+  std::vector<Candidate> candidates_;
+};
+
 class Game {
  public:
   explicit Game(Rules rules, const Board& board = Board::morabaraba())
@@ -73,7 +101,17 @@ class Game {
   // The plies of for_each_ply() that form a mill, as f(from, to, shots); returns how many
   // plies form none, counted without generating them one by one (for the solver's move counts).
   template <typename F>
-  int for_each_mill_ply(const Position& pos, F&& f) const;
+  int for_each_mill_ply(const Position& pos, F&& f) const {
+    return for_each_mill_ply(pos, mill_candidates(pos), f);
+  }
+  // The same with the candidates of pos's side to move worked out before (mill_candidates()
+  // of a position with the same cows of the side to move, the same phase and flying).
+  template <typename F>
+  int for_each_mill_ply(const Position& pos, const MillCandidates& candidates, F&& f) const;
+  MillCandidates mill_candidates(const Position& pos) const {
+    const Color us = pos.side_to_move;
+    return MillCandidates(*board_, pos.cows[us], pos.in_hand[us] > 0, flies(pos, us));
+  }
   Position make(const Position& pos, const Move& move) const;
   // Whether `move` forms a mill, and so restarts the ply-limit count (a mill formed while the
   // opponent has no cow on the board shoots none).
@@ -172,39 +210,30 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
 }
 
 template <typename F>
-int Game::for_each_mill_ply(const Position& pos, F&& f) const {
+int Game::for_each_mill_ply(const Position& pos, const MillCandidates& candidates, F&& f) const {
   const Color us = pos.side_to_move;
   if (pos.total(us) <= 2) return 0;
   const Bitboard empty = board_->all_points() & ~pos.occupied();
   const Bitboard ours = pos.cows[us];
-  // Only a move to one of these points can complete a line (see for_each_ply).
-  const Bitboard targets = empty & board_->mill_points(ours);
-  std::optional<Bitboard> first_targets;
-  int plies = 0, mill_moves = 0;
-  auto try_mill = [&](Point from, Point to) {
-    const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
-    const int mills = board_->mills_formed(after, to);
-    if (mills == 0) return;
-    ++mill_moves;
-    for_each_mill_shot(pos, from, to, mills, first_targets, f);
-  };
+  int plies = 0;
   if (pos.in_hand[us] > 0) {
     plies = std::popcount(empty);
-    for (Bitboard to = targets; to; to &= to - 1) try_mill(kNoPoint, std::countr_zero(to));
   } else if (pos.in_hand[opposite(us)] == 0) {
-    const bool flying = flies(pos, us);
-    if (flying) {
+    if (candidates.flying()) {
       plies = std::popcount(ours) * std::popcount(empty);
     } else {
       for (Bitboard froms = ours; froms; froms &= froms - 1)
         plies += std::popcount(board_->neighbours(std::countr_zero(froms)) & empty);
     }
-    for (Bitboard tos = targets; tos; tos &= tos - 1) {
-      const Point to = std::countr_zero(tos);
-      for (Bitboard froms = flying ? ours : board_->neighbours(to) & ours; froms;
-           froms &= froms - 1)
-        try_mill(std::countr_zero(froms), to);
-    }
+  } else {
+    return 0;  // the mover has placed all its cows and waits for the other side: no ply
+  }
+  std::optional<Bitboard> first_targets;
+  int mill_moves = 0;
+  for (const MillCandidates::Candidate& c : candidates.candidates()) {
+    if (!(empty & bit(c.to))) continue;
+    ++mill_moves;
+    for_each_mill_shot(pos, c.from, c.to, c.mills, first_targets, f);
   }
   return plies - mill_moves;
 }

@@ -256,33 +256,37 @@ void UnitSolver::ExitSummary::add(int win_plies, int loss_plies) {
     draw = true;
 }
 
-UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mover,
-                                  Bitboard other) const {
+UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
+                                  const MillCandidates& candidates, ExitMemo* memo) const {
   Scan result;
+  auto score = [&](ExitMemo::Value v) {
+    result.pure.add(state::tag(v.pure) == state::kLoss ? state::payload(v.pure) + 1 : -1,
+                    state::tag(v.pure) == state::kWin ? state::payload(v.pure) + 1 : -1);
+    if (with_rule)
+      result.rule.add(v.rule == RuleClass::kLoss ? 1 : -1, v.rule == RuleClass::kWin ? 1 : -1);
+  };
   // The exit values are scattered over tables larger than the caches: a batch of lookups is
   // prefetched before the first is read, so that their misses overlap.
   constexpr int kBatch = 32;
   struct Lookup {
     const ExitTable* table;
     std::uint64_t index;
+    std::uint32_t* memo_slot;  // where the value is remembered, if anywhere
   } batch[kBatch];
   int n = 0;
   auto score_batch = [&] {
     for (int k = 0; k < n; ++k) {
-      const auto [t, i] = batch[k];
-      const State v = t->pure[i];
-      result.pure.add(state::tag(v) == state::kLoss ? state::payload(v) + 1 : -1,
-                      state::tag(v) == state::kWin ? state::payload(v) + 1 : -1);
-      if (with_rule)
-        result.rule.add(t->rule[i] == RuleClass::kLoss ? 1 : -1,
-                        t->rule[i] == RuleClass::kWin ? 1 : -1);
+      const auto [t, i, slot] = batch[k];
+      const ExitMemo::Value v{t->pure[i], with_rule ? t->rule[i] : RuleClass::kDraw};
+      if (slot) *slot = ExitMemo::pack(v);
+      score(v);
     }
     n = 0;
   };
   // Every mill shoots: check_solvable() refuses rules whose shot may be skipped, and the other
   // side has three cows or more on the board.
   result.quiet_moves = game_.for_each_mill_ply(
-      moving_position(mover, other), [&](Point from, Point to, Bitboard shots) {
+      moving_position(mover, other), candidates, [&](Point from, Point to, Bitboard shots) {
         const Bitboard left = other & ~shots;
         const ExitTable* t = side.exit_by_survivors[std::popcount(left)];
         if (!t) {  // down to two cows
@@ -290,10 +294,16 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
           result.rule.add(1, -1);
           return;
         }
+        std::uint32_t* slot =
+            memo && std::has_single_bit(shots) ? memo->slot(from, to, left) : nullptr;
+        if (slot && ExitMemo::known(*slot)) {
+          score(ExitMemo::unpack(*slot));
+          return;
+        }
         const std::uint64_t i = t->index.index(left, (mover & ~bit(from)) | bit(to));
         __builtin_prefetch(t->pure.data() + i);
         if (with_rule) __builtin_prefetch(t->rule.data() + i);
-        batch[n++] = {t, i};
+        batch[n++] = {t, i, slot};
         if (n == kBatch) score_batch();
       });
   score_batch();
@@ -325,9 +335,16 @@ void UnitSolver::initialise(Part part, int s) {
   const bool full_board_draw = game_.rules().full_board_draw;
   const int move_weight = game_.board().num_symmetries();
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
+    // The index keeps the mover's cows for long runs of positions.
+    MillCandidates candidates;
+    ExitMemo memo;
     for (std::uint64_t i = begin; i < end; ++i) {
       Bitboard mover, other;
       side.index.unindex(i, mover, other);
+      if (mover != candidates.ours()) {
+        candidates = game_.mill_candidates(moving_position(mover, other));
+        memo.reset(candidates, side.index.subspace().other, game_.board().num_points());
+      }
       if (full_board_draw && (mover | other) == full) {
         // Only 12v12: nobody was shot while placing, and the rules call that a draw.
         side.states[i] = state::kDraw;
@@ -335,7 +352,7 @@ void UnitSolver::initialise(Part part, int s) {
       }
       // The ply-limit part's scan sets up the pure part too.
       const bool with_rule = part == Part::kRule;
-      const Scan moves = scan(with_rule, side, mover, other);
+      const Scan moves = scan(with_rule, side, mover, other, candidates, &memo);
       const int weight = moves.quiet_moves * move_weight;
       const State st = initial_state(weight, with_rule ? moves.rule : moves.pure);
       side.states[i] = st;
@@ -458,7 +475,8 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, in
     if (latest_exit_loss == kRescanExits) {
       Bitboard mover, other;
       sides_[s].index.unindex(i, mover, other);
-      latest_exit_loss = scan(false, sides_[s], mover, other).pure.loss;
+      const MillCandidates candidates = game_.mill_candidates(moving_position(mover, other));
+      latest_exit_loss = scan(false, sides_[s], mover, other, candidates, nullptr).pure.loss;
     }
     const int distance = std::max(d + 1, latest_exit_loss);
     st = distance > d + 1 ? pending(state::kPendingLoss, distance)

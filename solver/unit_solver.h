@@ -33,6 +33,7 @@
 #include "db/table.h"
 #include "game/movegen.h"
 #include "indexing/indexer.h"
+#include "solver/exit_memo.h"
 #include "solver/exit_tables.h"
 #include "solver/huge_pages.h"
 #include "solver/progress.h"
@@ -119,8 +120,11 @@ class UnitSolver {
     ExitSummary rule;  // only when asked for
   };
   // Counts the moves of the position (mover, other) of `side` and scores its mills for the
-  // pure part and, when `with_rule`, for the ply-limit part.
-  Scan scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other) const;
+  // pure part and, when `with_rule`, for the ply-limit part; `candidates` are the mill moves
+  // of `mover` (game_.mill_candidates() of a position of `side` with these cows to move), and
+  // `memo`, if given, holds the exit values seen since it was reset for them.
+  Scan scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
+            const MillCandidates& candidates, ExitMemo* memo) const;
   static State initial_state(int weight, const ExitSummary& exits);
   // The pure part set up from the states the ply-limit part's scan left in pure_start.
   void start_pure_from_scan();
