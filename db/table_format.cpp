@@ -69,11 +69,6 @@ unsigned value_at(int bits, const std::uint8_t* raw, std::size_t n, std::size_t 
   return v;
 }
 
-Wdl pure_of(RuleWdl r) {
-  constexpr Wdl kPure[] = {Wdl::kLoss, Wdl::kLoss, Wdl::kDraw, Wdl::kWin, Wdl::kWin};
-  return kPure[static_cast<int>(r)];
-}
-
 bool rule_of(Wdl w, unsigned flag, RuleWdl& out) {
   switch (w) {
     case Wdl::kWin:
@@ -86,12 +81,6 @@ bool rule_of(Wdl w, unsigned flag, RuleWdl& out) {
       out = RuleWdl::kDraw;
       return flag == 0;
   }
-}
-
-bool relative_storable(const Entry& e, bool rule_part) {
-  const bool distance_ok =
-      e.wdl == Wdl::kDraw ? e.distance == 0 : (e.distance & 1) == (e.wdl == Wdl::kWin);
-  return distance_ok && (!rule_part || has_plies_to_mill(e.rule) || e.plies_to_mill == 0);
 }
 
 std::uint64_t block_checksum(std::uint32_t version, const std::uint8_t* data, std::size_t size) {

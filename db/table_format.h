@@ -81,7 +81,10 @@ void for_values(int bits, const std::uint8_t* raw, std::size_t n, std::size_t fr
 
 unsigned value_at(int bits, const std::uint8_t* raw, std::size_t n, std::size_t j);
 
-Wdl pure_of(RuleWdl r);
+inline Wdl pure_of(RuleWdl r) {
+  constexpr Wdl kPure[] = {Wdl::kLoss, Wdl::kLoss, Wdl::kDraw, Wdl::kWin, Wdl::kWin};
+  return kPure[static_cast<int>(r)];
+}
 // The rule value from the pure value and the cursed/blessed flag; false for a flag on a draw,
 // which no writer produces.
 bool rule_of(Wdl w, unsigned flag, RuleWdl& out);
@@ -101,7 +104,11 @@ inline bool has_plies_to_mill(RuleWdl r) {
 }
 // Whether version 2 can store e: distances have the parity of the value (a win's is odd, a
 // loss's even, a draw's 0) and plies to mill are 0 where they mean nothing.
-bool relative_storable(const Entry& e, bool rule_part);
+inline bool relative_storable(const Entry& e, bool rule_part) {
+  const bool distance_ok =
+      e.wdl == Wdl::kDraw ? e.distance == 0 : (e.distance & 1) == (e.wdl == Wdl::kWin);
+  return distance_ok && (!rule_part || has_plies_to_mill(e.rule) || e.plies_to_mill == 0);
+}
 
 struct StreamLayout {
   TableStream kind;

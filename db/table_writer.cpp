@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <span>
 
 #include "db/durable_file.h"
 #include "db/table.h"
@@ -58,10 +59,17 @@ struct TableWriter::Impl {
     s.pending.clear();
   }
 
-  void push(Stream& s, unsigned value) {
-    s.last = value;
-    s.pending.push_back(static_cast<std::uint16_t>(value));
-    if (s.pending.size() == s.index.layout.block_positions) flush(s);
+  // Pushes value_of(entry, the value pushed before) for every entry: one stream at a time, so
+  // that the loop holds no switch over the streams.
+  template <typename F>
+  void push(Stream& s, std::span<const Entry> entries, F value_of) {
+    unsigned last = s.last;
+    for (const Entry& e : entries) {
+      last = value_of(e, last);
+      s.pending.push_back(static_cast<std::uint16_t>(last));
+      if (s.pending.size() == s.index.layout.block_positions) flush(s);
+    }
+    s.last = last;
   }
 
   // Appends a scratch file to the main temporary file, rebases its block offsets, and removes
@@ -124,34 +132,41 @@ void TableWriter::append(std::span<const Entry> entries) {
            " positions of the header");
   // The rule value is stored as a flag on the pure value, so it must be one that refines it;
   // distances and plies to mill are stored relative to the values.
-  for (const Entry& e : entries) {
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const Entry& e = entries[k];
     const bool rule_ok = m.header.has_rule_part
                              ? static_cast<int>(e.rule) <= 4 && pure_of(e.rule) == e.wdl
                              : e.rule == RuleWdl::kDraw && e.plies_to_mill == 0;
     if (static_cast<int>(e.wdl) > 2 || !rule_ok || !relative_storable(e, m.header.has_rule_part))
-      m.fail("entry " + std::to_string(m.appended) + " cannot be stored: wdl " +
+      m.fail("entry " + std::to_string(m.appended + k) + " cannot be stored: wdl " +
              std::to_string(static_cast<int>(e.wdl)) + ", distance " + std::to_string(e.distance) +
              ", rule " + std::to_string(static_cast<int>(e.rule)) + ", plies to mill " +
              std::to_string(e.plies_to_mill) +
              (m.header.has_rule_part ? "" : " in a table without the rule part"));
-    for (auto& s : m.streams) {
-      switch (s.index.layout.kind) {
-        case TableStream::kWdl:
-          m.push(s, static_cast<unsigned>(e.wdl));
-          break;
-        case TableStream::kRuleFlag:
-          m.push(s, e.rule == RuleWdl::kCursedWin || e.rule == RuleWdl::kBlessedLoss);
-          break;
-        case TableStream::kDistance:
-          m.push(s, e.wdl == Wdl::kDraw ? s.last : stored_distance(e.distance));
-          break;
-        case TableStream::kPliesToMill:
-          m.push(s, has_plies_to_mill(e.rule) ? e.plies_to_mill : s.last);
-          break;
-      }
-    }
-    ++m.appended;
   }
+  for (auto& s : m.streams) {
+    switch (s.index.layout.kind) {
+      case TableStream::kWdl:
+        m.push(s, entries, [](const Entry& e, unsigned) { return static_cast<unsigned>(e.wdl); });
+        break;
+      case TableStream::kRuleFlag:
+        m.push(s, entries, [](const Entry& e, unsigned) -> unsigned {
+          return e.rule == RuleWdl::kCursedWin || e.rule == RuleWdl::kBlessedLoss;
+        });
+        break;
+      case TableStream::kDistance:
+        m.push(s, entries, [](const Entry& e, unsigned last) {
+          return e.wdl == Wdl::kDraw ? last : stored_distance(e.distance);
+        });
+        break;
+      case TableStream::kPliesToMill:
+        m.push(s, entries, [](const Entry& e, unsigned last) -> unsigned {
+          return has_plies_to_mill(e.rule) ? e.plies_to_mill : last;
+        });
+        break;
+    }
+  }
+  m.appended += entries.size();
 }
 
 void TableWriter::finish() {
