@@ -59,15 +59,23 @@ struct TableWriter::Impl {
     s.pending.clear();
   }
 
-  // Pushes value_of(entry, the value pushed before) for every entry: one stream at a time, so
-  // that the loop holds no switch over the streams.
+  // Pushes value_of(entry, the value pushed before) for every entry: one stream at a time and
+  // a block's stretch at a time, so that the loop holds no switch and no check but its own.
   template <typename F>
   void push(Stream& s, std::span<const Entry> entries, F value_of) {
+    const std::size_t block = s.index.layout.block_positions;
     unsigned last = s.last;
-    for (const Entry& e : entries) {
-      last = value_of(e, last);
-      s.pending.push_back(static_cast<std::uint16_t>(last));
-      if (s.pending.size() == s.index.layout.block_positions) flush(s);
+    for (std::size_t k = 0; k < entries.size();) {
+      const std::size_t start = s.pending.size();
+      const std::size_t n = std::min(block - start, entries.size() - k);
+      s.pending.resize(start + n);
+      std::uint16_t* out = s.pending.data() + start;
+      for (std::size_t j = 0; j < n; ++j) {
+        last = value_of(entries[k + j], last);
+        out[j] = static_cast<std::uint16_t>(last);
+      }
+      k += n;
+      if (s.pending.size() == block) flush(s);
     }
     s.last = last;
   }
