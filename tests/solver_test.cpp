@@ -61,10 +61,12 @@ std::vector<Entry> read_all(const TableReader& t) {
   return out;
 }
 
-class SolvedSmall : public ::testing::Test {
+// A folder solved once for a suite of tests: Spec gives its name, preset and target unit.
+template <typename Spec>
+class Solved : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    folder_ = new fs::path(solve_into("small", Rules::preset("morabaraba"), {{4, 3, 0, 0}}));
+    folder_ = new fs::path(solve_into(Spec::kName, Rules::preset(Spec::kRules), {Spec::kUnit}));
   }
   static void TearDownTestSuite() {
     fs::remove_all(*folder_);
@@ -72,7 +74,15 @@ class SolvedSmall : public ::testing::Test {
   }
   static fs::path* folder_;
 };
-fs::path* SolvedSmall::folder_ = nullptr;
+template <typename Spec>
+fs::path* Solved<Spec>::folder_ = nullptr;
+
+struct Small {
+  static constexpr const char* kName = "small";
+  static constexpr const char* kRules = "morabaraba";
+  static constexpr Subspace kUnit{4, 3, 0, 0};
+};
+using SolvedSmall = Solved<Small>;
 
 // Published (Gévay and Danner, the Malom solution, whose rules are the `malom` preset): 3v3
 // has 2,240,880 wins, no draws and 451,040 losses; the longest win takes 15 plies, the
@@ -212,18 +222,12 @@ TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
 
 // The Koti board: 4v4 is the smallest unit where a side can be walled in (three cows fly, and
 // four need four to block them), so it is solved with what its mills reach.
-class SolvedKoti : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    folder_ = new fs::path(solve_into("koti", Rules::preset("koti"), {{4, 4, 0, 0}}));
-  }
-  static void TearDownTestSuite() {
-    fs::remove_all(*folder_);
-    delete folder_;
-  }
-  static fs::path* folder_;
+struct Koti {
+  static constexpr const char* kName = "koti";
+  static constexpr const char* kRules = "koti";
+  static constexpr Subspace kUnit{4, 4, 0, 0};
 };
-fs::path* SolvedKoti::folder_ = nullptr;
+using SolvedKoti = Solved<Koti>;
 
 TEST_F(SolvedKoti, AgreesWithTheSimpleSolverOnThreeVersusThree) {
   expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
