@@ -135,13 +135,14 @@ class Baseline {
   std::vector<std::vector<std::uint32_t>> others_;  // by symmetric class: canonical placements
 };
 
-std::vector<CowSets> random_positions(int m, int o, std::size_t n) {
+std::vector<CowSets> random_positions(int m, int o, std::size_t n, int points) {
   std::mt19937_64 rng(42);
   std::vector<CowSets> v(n);
+  const auto point = [&] { return bit(static_cast<Point>(rng() % static_cast<unsigned>(points))); };
   for (auto& [w, b] : v) {
     w = b = 0;
-    while (std::popcount(w) < m) w |= bit(static_cast<Point>(rng() % 24));
-    while (std::popcount(b) < o) b |= bit(static_cast<Point>(rng() % 24)) & ~w;
+    while (std::popcount(w) < m) w |= point();
+    while (std::popcount(b) < o) b |= point() & ~w;
   }
   return v;
 }
@@ -153,26 +154,32 @@ std::vector<std::uint64_t> random_indices(std::uint64_t size, std::size_t n) {
   return v;
 }
 
-// Shared by the threads of one benchmark, built once outside the timing.
+// Shared by the threads of one benchmark, built once outside the timing (per board, by its
+// number of points).
 template <typename T>
-const T& shared(int m, int o, std::size_t n, auto make) {
+const T& shared(int m, int o, std::size_t n, int points, auto make) {
   static std::mutex mutex;
-  static std::map<std::tuple<int, int, std::size_t>, std::unique_ptr<T>> cache;
+  static std::map<std::tuple<int, int, std::size_t, int>, std::unique_ptr<T>> cache;
   const std::lock_guard lock(mutex);
-  auto& p = cache[{m, o, n}];
+  auto& p = cache[{m, o, n, points}];
   if (!p) p = std::make_unique<T>(make());
   return *p;
 }
 
-template <bool kBaseline>
+// The board of a benchmark: the traditional one, or the Koti board for the BM_Koti ones.
+using BoardOf = const Board& (*)();
+
+template <bool kBaseline, BoardOf kBoard = Board::morabaraba>
 void BM_Index(benchmark::State& state) {
   const int m = static_cast<int>(state.range(0)), o = static_cast<int>(state.range(1));
   const auto n = static_cast<std::size_t>(state.range(2));
-  const auto& positions =
-      shared<std::vector<CowSets>>(m, o, n, [&] { return random_positions(m, o, n); });
-  const SubspaceIndex ix(Board::morabaraba(), {m, o});
+  const Board& board = kBoard();
+  const int points = board.num_points();
+  const auto& positions = shared<std::vector<CowSets>>(
+      m, o, n, points, [&] { return random_positions(m, o, n, points); });
+  const SubspaceIndex ix(board, {m, o});
   const auto* baseline =
-      kBaseline ? &shared<Baseline>(m, o, 0, [&] { return Baseline(Board::morabaraba(), m, o); })
+      kBaseline ? &shared<Baseline>(m, o, 0, points, [&] { return Baseline(board, m, o); })
                 : nullptr;
   std::size_t k = static_cast<std::size_t>(state.thread_index()) * n / 2;
   for (auto _ : state) {
@@ -197,7 +204,7 @@ void BM_IndexRuns(benchmark::State& state) {
     return;
   }
   const auto& positions =
-      shared<std::vector<CowSets>>(m, o, n, [&] { return random_positions(m, o, n); });
+      shared<std::vector<CowSets>>(m, o, n, 24, [&] { return random_positions(m, o, n, 24); });
   const SubspaceIndex ix(Board::morabaraba(), {m, o});
   std::vector<std::uint64_t> out(run);
   std::size_t k = static_cast<std::size_t>(state.thread_index()) * n / 2 / run * run;
@@ -210,15 +217,17 @@ void BM_IndexRuns(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(run));
 }
 
-template <bool kBaseline>
+template <bool kBaseline, BoardOf kBoard = Board::morabaraba>
 void BM_Unindex(benchmark::State& state) {
   const int m = static_cast<int>(state.range(0)), o = static_cast<int>(state.range(1));
   const auto n = static_cast<std::size_t>(state.range(2));
-  const SubspaceIndex ix(Board::morabaraba(), {m, o});
-  const auto& indices =
-      shared<std::vector<std::uint64_t>>(m, o, n, [&] { return random_indices(ix.size(), n); });
+  const Board& board = kBoard();
+  const int points = board.num_points();
+  const SubspaceIndex ix(board, {m, o});
+  const auto& indices = shared<std::vector<std::uint64_t>>(
+      m, o, n, points, [&] { return random_indices(ix.size(), n); });
   const auto* baseline =
-      kBaseline ? &shared<Baseline>(m, o, 0, [&] { return Baseline(Board::morabaraba(), m, o); })
+      kBaseline ? &shared<Baseline>(m, o, 0, points, [&] { return Baseline(board, m, o); })
                 : nullptr;
   std::size_t k = static_cast<std::size_t>(state.thread_index()) * n / 2;
   Bitboard w = 0, b = 0;
@@ -255,6 +264,9 @@ BENCHMARK(BM_IndexRuns)->Apply(subspace_runs)->Threads(1)->Threads(2);
 BENCHMARK(BM_Unindex<false>)->Apply(subspaces)->Threads(1)->Threads(2);
 BENCHMARK(BM_Index<true>)->Apply(subspaces)->Name("BM_BaselineIndex");
 BENCHMARK(BM_Unindex<true>)->Apply(subspaces)->Name("BM_BaselineUnindex");
+// The Koti board's 25 points and 8 symmetries, against the traditional board above.
+BENCHMARK(BM_Index<false, Board::koti>)->Apply(subspaces)->Threads(1)->Name("BM_KotiIndex");
+BENCHMARK(BM_Unindex<false, Board::koti>)->Apply(subspaces)->Threads(1)->Name("BM_KotiUnindex");
 
 }  // namespace
 }  // namespace mora

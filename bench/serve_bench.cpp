@@ -51,7 +51,7 @@ const Sample& sample() {
       Position pos;
       for (int k = 0; k < sub.mover + sub.other; ++k)
         pos.cows[k < sub.mover ? kWhite : kBlack] |= bit(points[k]);
-      out.positions.push_back(to_string(pos));
+      out.positions.push_back(to_string(pos, db.game().board()));
       out.paths.push_back("/api/v1/probe?position=" +
                           httplib::detail::encode_query_param(out.positions.back()));
     }
@@ -77,8 +77,8 @@ void BM_Probe(benchmark::State& state) {
   const Sample& s = sample();
   std::size_t i = 0;
   for (auto _ : state)
-    benchmark::DoNotOptimize(db.probe(
-        parse_position(s.positions[i++ % s.positions.size()], db.rules().cows_per_player)));
+    benchmark::DoNotOptimize(db.probe(parse_position(
+        s.positions[i++ % s.positions.size()], db.rules().cows_per_player, db.game().board())));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Probe)->UseRealTime();

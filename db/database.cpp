@@ -47,7 +47,7 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
         throw TableError("table '" + file.string() + "' holds subspace " + s.name() +
                          ", more cows than a player has");
       if (tables_.count(s)) continue;
-      SubspaceIndex index(Board::morabaraba(), s);
+      SubspaceIndex index(board_of(h.rules), s);
       // A header that passed its checksum but disagrees with the indexer would make every
       // probe of the subspace read the wrong position.
       if (index.size() != h.num_positions)

@@ -2,7 +2,10 @@
  *
  * Positions go in and moves come out as the text of RULES.md ("Notation"): a position string
  * is "<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>", a move "d6",
- * "a1-a4" or "b4-b2xf4". Values are from the side to move.
+ * "a1-a4" or "b4-b2xf4". Values are from the side to move. A database of the Koti board
+ * (rules "koti") takes the centre as a fourth part of the board field, "<outer>/<middle>/
+ * <inner>/<centre> ...", and writes a blocked player's move as "pass"; a position string of the
+ * other board fails with MORA_ERR_POSITION, saying so.
  *
  * Placing positions (cows in hand) are answered by a database solved with `morabaraba solve
  * --whole-game --herd N`: every position of the games in which each player starts with at

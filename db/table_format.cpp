@@ -20,7 +20,7 @@ constexpr std::uint32_t kFlagRulePart = 1;
 constexpr std::size_t kOffVersion = 8, kOffHeaderBytes = 12, kOffHeaderChecksum = 16,
                       kOffPositions = 24, kOffIndexScheme = 32, kOffSubspace = 36,
                       kOffFingerprint = 40, kOffOptions = 48, kOffPlyLimit = 56, kOffFlags = 60,
-                      kOffName = 64, kOffNumStreams = 96, kOffIndexChecksum = 104;
+                      kOffName = 64, kOffNumStreams = 96, kOffBoard = 100, kOffIndexChecksum = 104;
 
 [[noreturn]] void fail(const std::string& what) {
   throw TableError(what);
@@ -155,6 +155,7 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
   put<std::uint32_t>(p + kOffFlags, header.has_rule_part ? kFlagRulePart : 0);
   std::memcpy(p + kOffName, r.name.data(), r.name.size());
   put<std::uint32_t>(p + kOffNumStreams, static_cast<std::uint32_t>(streams.size()));
+  p[kOffBoard] = static_cast<std::uint8_t>(r.board);
 
   std::size_t index_at = header_bytes;
   for (std::size_t i = 0; i < streams.size(); ++i) {
@@ -217,8 +218,9 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   Rules& r = header.rules;
   const std::uint8_t* o = p + kOffOptions;
   if (o[3] > 1 || o[4] > 1 || o[5] > 1 || o[6] > 1 || o[7] > 3 || p[kOffPlyLimit + 2] > 1 ||
-      p[kOffPlyLimit + 3] > 2)
+      p[kOffPlyLimit + 3] > 2 || p[kOffBoard] > 1)
     fail("corrupt rule options");
+  r.board = static_cast<BoardKind>(p[kOffBoard]);
   r.cows_per_player = o[0], r.flying_at = o[1], r.shots_per_double_mill = o[2];
   r.shot_mandatory = o[3], r.mill_protection = o[4], r.blocked_player_loses = o[5];
   r.full_board_draw = o[6], r.ply_limit_scope = static_cast<PlyLimitScope>(o[7]);

@@ -10,11 +10,14 @@ namespace {
 
 // Storage order: the order of the position string (RULES.md), ring by ring from the
 // top-left corner clockwise. A quarter turn is then a rotation of each ring byte by two bits.
-constexpr std::array<std::string_view, 24> kPointNames = {
+// The Koti board's centre comes last, so that the other 24 points keep their bits.
+constexpr std::array<std::string_view, 25> kPointNames = {
     "a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4",  // outer
     "b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4",  // middle
     "c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4",  // inner
+    "d4",                                            // centre (Koti)
 };
+constexpr std::span<const std::string_view> kRingPoints = std::span(kPointNames).first<24>();
 
 constexpr std::array<Board::LineSpec, 16> kSquareAndCrossLines = {{
     {"a1", "d1", "g1"},
@@ -42,13 +45,35 @@ constexpr std::array<Board::LineSpec, 4> kDiagonals = {{
     {"a7", "b6", "c5"},
 }};
 
+// Three consecutive points along column d and along rank 4, which cross at the centre.
+constexpr std::array<Board::LineSpec, 10> kKotiCentreLines = {{
+    {"d7", "d6", "d5"},
+    {"d6", "d5", "d4"},
+    {"d5", "d4", "d3"},
+    {"d4", "d3", "d2"},
+    {"d3", "d2", "d1"},
+    {"a4", "b4", "c4"},
+    {"b4", "c4", "d4"},
+    {"c4", "d4", "e4"},
+    {"d4", "e4", "f4"},
+    {"e4", "f4", "g4"},
+}};
+
+// The outer halves of the diagonals: joined, but two points make no mill.
+constexpr std::array<Board::AdjacencySpec, 4> kHalfDiagonals = {{
+    {"a7", "b6"},
+    {"g7", "f6"},
+    {"a1", "b2"},
+    {"g1", "f2"},
+}};
+
 }  // namespace
 
 Board::Board(std::string name, std::span<const std::string_view> point_names,
-             std::span<const LineSpec> lines)
+             std::span<const LineSpec> lines, std::span<const AdjacencySpec> joins)
     : name_(std::move(name)), num_points_(static_cast<int>(point_names.size())) {
   if (num_points_ < 1 || num_points_ > kMaxPoints)
-    throw std::invalid_argument("a board has 1 to 24 points");
+    throw std::invalid_argument("a board has 1 to " + std::to_string(kMaxPoints) + " points");
   for (auto n : point_names) point_names_.emplace_back(n);
   all_points_ = bit(num_points_) - 1;
   auto lookup = [&](std::string_view n) {
@@ -69,6 +94,10 @@ Board::Board(std::string name, std::span<const std::string_view> point_names,
     neighbours_[pts[1]] |= bit(pts[0]) | bit(pts[2]);
     neighbours_[pts[2]] |= bit(pts[1]);
   }
+  for (const auto& [a, b] : joins) {
+    neighbours_[lookup(a)] |= bit(lookup(b));
+    neighbours_[lookup(b)] |= bit(lookup(a));
+  }
   for (Point p = 0; p < num_points_; ++p) num_adjacencies_ += std::popcount(neighbours_[p]);
   num_adjacencies_ /= 2;
   compute_symmetries();
@@ -78,13 +107,24 @@ const Board& Board::morabaraba() {
   static const Board board = [] {
     std::vector<LineSpec> lines(kSquareAndCrossLines.begin(), kSquareAndCrossLines.end());
     lines.insert(lines.end(), kDiagonals.begin(), kDiagonals.end());
-    return Board("morabaraba", kPointNames, lines);
+    return Board("morabaraba", kRingPoints, lines);
   }();
   return board;
 }
 
 const Board& Board::nine_mens_morris() {
-  static const Board board("nine-mens-morris", kPointNames, kSquareAndCrossLines);
+  static const Board board("nine-mens-morris", kRingPoints, kSquareAndCrossLines);
+  return board;
+}
+
+const Board& Board::koti() {
+  static const Board board = [] {
+    // The square sides of the other boards (the first 12 of their lines), then the triples
+    // through the centre.
+    std::vector<LineSpec> lines(kSquareAndCrossLines.begin(), kSquareAndCrossLines.begin() + 12);
+    lines.insert(lines.end(), kKotiCentreLines.begin(), kKotiCentreLines.end());
+    return Board("koti", kPointNames, lines, kHalfDiagonals);
+  }();
   return board;
 }
 
@@ -191,16 +231,19 @@ void Board::compute_symmetries() {
     }
   }
   byte_images_.resize(n);
-  for (int s = 0; s < n; ++s)
-    for (int k = 0; k < 3; ++k)
-      for (int v = 0; v < 256; ++v) {
-        Bitboard m = 0;
-        for (int j = 0; j < 8; ++j) {
-          Point p = 8 * k + j;
-          if ((v & (1 << j)) && p < num_points_) m |= bit(symmetries_[s][p]);
-        }
-        byte_images_[s][k][v] = m;
-      }
+  for (int s = 0; s < n; ++s) {
+    // The image of the points first + j for the bits j of v.
+    auto image_of = [&](Point first, std::size_t v) {
+      Bitboard m = 0;
+      for (Point p = first; v; v >>= 1, ++p)
+        if ((v & 1) && p < num_points_) m |= bit(symmetries_[s][p]);
+      return m;
+    };
+    ByteImages& t = byte_images_[s];
+    for (std::size_t v = 0; v < 256; ++v)
+      t.low[0][v] = image_of(0, v), t.low[1][v] = image_of(8, v);
+    for (std::size_t v = 0; v < t.high.size(); ++v) t.high[v] = image_of(16, v);
+  }
 }
 
 }  // namespace mora

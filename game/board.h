@@ -15,8 +15,8 @@ namespace mora {
 using Bitboard = std::uint32_t;  // one bit per point
 using Point = int;               // 0 .. num_points-1
 
-constexpr int kMaxPoints = 24;
-constexpr int kMaxLinesPerPoint = 4;
+constexpr int kMaxPoints = 25;        // the Koti board's, with its centre
+constexpr int kMaxLinesPerPoint = 6;  // the Koti board's centre
 
 constexpr Bitboard bit(Point p) {
   return Bitboard{1} << p;
@@ -28,14 +28,17 @@ using Permutation = std::array<std::uint8_t, kMaxPoints>;
 class Board {
  public:
   using LineSpec = std::array<std::string_view, 3>;
+  using AdjacencySpec = std::array<std::string_view, 2>;
 
   // `point_names` in storage order (bit i of a Bitboard is point_names[i]); `lines` lists each
-  // line's three points in order along the line, so its middle point is adjacent to both ends.
+  // line's three points in order along the line, so its middle point is adjacent to both ends;
+  // `joins` adds adjacencies that are on no line.
   Board(std::string name, std::span<const std::string_view> point_names,
-        std::span<const LineSpec> lines);
+        std::span<const LineSpec> lines, std::span<const AdjacencySpec> joins = {});
 
   static const Board& morabaraba();        // 24 points, 20 lines with the diagonals
   static const Board& nine_mens_morris();  // the same points, 16 lines, no diagonals
+  static const Board& koti();              // 25 points with the centre d4, 22 lines, half diagonals
 
   const std::string& name() const { return name_; }
   int num_points() const { return num_points_; }
@@ -72,7 +75,7 @@ class Board {
   int compose(int a, int b) const { return composition_[a * num_symmetries() + b]; }
   Bitboard transform(int s, Bitboard b) const {
     const auto& t = byte_images_[s];
-    return t[0][b & 0xFF] | t[1][(b >> 8) & 0xFF] | t[2][(b >> 16) & 0xFF];
+    return t.low[0][b & 0xFF] | t.low[1][(b >> 8) & 0xFF] | t.high[(b >> 16) % t.high.size()];
   }
 
  private:
@@ -90,8 +93,13 @@ class Board {
   std::vector<Permutation> symmetries_;
   std::vector<int> inverse_;
   std::vector<int> composition_;
-  // byte_images_[s][k][v]: image under symmetry s of the points of byte k whose bits are v.
-  std::vector<std::array<std::array<Bitboard, 256>, 3>> byte_images_;
+  // Images under symmetry s of the points of a set: low[k][v] of those of byte k whose bits
+  // are v, high[v] of the points from 16 on whose bits are v (one lookup for 25 points).
+  struct ByteImages {
+    std::array<std::array<Bitboard, 256>, 2> low;
+    std::array<Bitboard, std::size_t{1} << (kMaxPoints - 16)> high;
+  };
+  std::vector<ByteImages> byte_images_;
 };
 
 }  // namespace mora

@@ -11,6 +11,10 @@ constexpr std::int8_t point8(Point p) {
 
 }  // namespace
 
+const Board& board_of(const Rules& rules) {
+  return rules.board == BoardKind::kKoti ? Board::koti() : Board::morabaraba();
+}
+
 MillCandidates::MillCandidates(const Board& board, Bitboard ours, bool placing, bool flying)
     : ours_(ours), placing_(placing), flying_(flying) {
   // A move away from a line never completes it, so only the mill points of `ours` can.
@@ -58,8 +62,19 @@ void Game::generate(const Position& pos, MoveList& list) const {
     }
     list.push_back(m);
   });
-  if (list.empty() && !rules_.blocked_player_loses && pos.occupied() != board_->all_points())
-    list.push_back(Move{});
+  if (list.empty() && passes(pos)) list.push_back(Move{});
+}
+
+bool Game::passes(const Position& pos) const {
+  const Color us = pos.side_to_move;
+  // A player down to two cows has lost, and a full board ends the game, rather than block.
+  const Bitboard empty = board_->all_points() & ~pos.occupied();
+  if (rules_.blocked_player_loses || pos.total(us) <= 2 || !empty || pos.in_hand[us] > 0 ||
+      flies(pos, us))
+    return false;
+  for (Bitboard cows = pos.mover(); cows; cows &= cows - 1)
+    if (board_->neighbours(std::countr_zero(cows)) & empty) return false;
+  return true;
 }
 
 bool Game::forms_mill(const Position& pos, const Move& move) const {

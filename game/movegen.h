@@ -54,6 +54,9 @@ class MoveList {
 
 enum class Outcome : std::uint8_t { kOngoing, kLoss, kDraw };  // for the side to move
 
+// The board of rules.board.
+const Board& board_of(const Rules& rules);
+
 // The moves of the side to move that complete a line whatever the other side's cows are, each
 // legal where its point `to` is empty. They depend on the mover's cows alone, so a loop over
 // many positions that share them (the solver meets positions in runs of one mover's cows)
@@ -83,8 +86,7 @@ class MillCandidates {
 
 class Game {
  public:
-  explicit Game(Rules rules, const Board& board = Board::morabaraba())
-      : rules_(std::move(rules)), board_(&board) {}
+  explicit Game(Rules rules) : rules_(std::move(rules)), board_(&board_of(rules_)) {}
 
   const Rules& rules() const { return rules_; }
   const Board& board() const { return *board_; }
@@ -126,6 +128,9 @@ class Game {
   bool flies(const Position& pos, Color c) const {
     return rules_.flying_at != 0 && pos.in_hand[c] == 0 && pos.on_board(c) == rules_.flying_at;
   }
+  // Whether the side to move has no legal ply and passes (where the rules say a blocked player
+  // passes; the pass is then its one ply, which forms no mill).
+  bool passes(const Position& pos) const;
   // Does the ply-limit counter advance on a ply made from `pos` (before the ply)?
   bool ply_counts(const Position& pos) const;
 

@@ -1,6 +1,8 @@
 #include "game/notation.h"
 
+#include <algorithm>
 #include <array>
+#include <span>
 #include <sstream>
 
 #include "game/text.h"
@@ -28,6 +30,44 @@ constexpr std::string_view kDiagram =
 constexpr std::array<std::string_view, 24> kDiagramPoints = {
     "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
     "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"};
+
+// The Koti board of RULES.md: the centre joined along column d and rank 4, half diagonals.
+constexpr std::string_view kKotiDiagram =
+    "7  * ----------- * ----------- *\n"
+    "   | \\           |           / |\n"
+    "6  |   * ------- * ------- *   |\n"
+    "   |   |         |         |   |\n"
+    "5  |   |   * --- * --- *   |   |\n"
+    "   |   |   |     |     |   |   |\n"
+    "4  * - * - * --- * --- * - * - *\n"
+    "   |   |   |     |     |   |   |\n"
+    "3  |   |   * --- * --- *   |   |\n"
+    "   |   |         |         |   |\n"
+    "2  |   * ------- * ------- *   |\n"
+    "   | /           |           \\ |\n"
+    "1  * ----------- * ----------- *\n"
+    "   a   b   c     d     e   f   g\n";
+constexpr std::array<std::string_view, 25> kKotiDiagramPoints = {
+    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "d4",
+    "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"};
+
+// The board field of a position string: the points in storage order, eight to a part.
+constexpr std::array<const char*, 4> kPartNames = {"outer", "middle", "inner", "centre"};
+constexpr int kPointsPerPart = 8;
+
+std::string part_name(int k) {
+  return std::string(kPartNames[k]) + (k < 3 ? " ring" : "");
+}
+
+int num_parts(const Board& board) {
+  return (board.num_points() + kPointsPerPart - 1) / kPointsPerPart;
+}
+
+std::string part_layout(const Board& board) {
+  std::string s;
+  for (int k = 0; k < num_parts(board); ++k) s += std::string(k ? "/<" : "<") + kPartNames[k] + ">";
+  return s;
+}
 
 }  // namespace
 
@@ -62,14 +102,11 @@ Move parse_move(const Game& game, const Position& pos, std::string_view text) {
   throw ParseError("'" + std::string(text) + "' is not a legal move in this position");
 }
 
-std::string to_string(const Position& pos) {
+std::string to_string(const Position& pos, const Board& board) {
   std::string s;
-  for (int ring = 0; ring < 3; ++ring) {
-    if (ring) s += '/';
-    for (int j = 0; j < 8; ++j) {
-      const Bitboard b = bit(8 * ring + j);
-      s += (pos.cows[kWhite] & b) ? 'W' : (pos.cows[kBlack] & b) ? 'B' : '.';
-    }
+  for (Point p = 0; p < board.num_points(); ++p) {
+    if (p && p % kPointsPerPart == 0) s += '/';
+    s += (pos.cows[kWhite] & bit(p)) ? 'W' : (pos.cows[kBlack] & bit(p)) ? 'B' : '.';
   }
   s += pos.side_to_move == kWhite ? " w " : " b ";
   s += std::to_string(pos.in_hand[kWhite]) + " " + std::to_string(pos.in_hand[kBlack]) + " " +
@@ -77,33 +114,41 @@ std::string to_string(const Position& pos) {
   return s;
 }
 
-Position parse_position(std::string_view text, int cows_per_player) {
+Position parse_position(std::string_view text, int cows_per_player, const Board& board) {
   const auto f = text::fields(text);
   if (f.size() != 5)
-    throw ParseError(
-        "a position has 5 fields (<outer>/<middle>/<inner> <side> <white in hand> "
-        "<black in hand> <count>), got " +
-        std::to_string(f.size()));
-  const auto rings = text::split(f[0], '/');
-  if (rings.size() != 3)
-    throw ParseError("the board field has 3 rings separated by '/', got " +
-                     std::to_string(rings.size()));
-  static constexpr const char* kRingNames[] = {"outer", "middle", "inner"};
+    throw ParseError("a position has 5 fields (" + part_layout(board) +
+                     " <side> <white in hand> <black in hand> <count>), got " +
+                     std::to_string(f.size()));
+  const auto parts = text::split(f[0], '/');
+  const int expected = num_parts(board);
+  if (static_cast<int>(parts.size()) != expected) {
+    std::string why = std::string("the board field has 3 rings ") +
+                      (expected == 4 ? "and the centre " : "") + "separated by '/' (" +
+                      part_layout(board) + "), got " + std::to_string(parts.size()) + " parts";
+    if (expected == 4 && parts.size() == 3)
+      why += ": a position of the 24-point board, which has no centre";
+    if (expected == 3 && parts.size() == 4)
+      why += ": a fourth part, the centre, is only on the 25-point Koti board (rules koti)";
+    throw ParseError(why);
+  }
   Position pos;
-  for (int ring = 0; ring < 3; ++ring) {
-    if (rings[ring].size() != 8)
-      throw ParseError(std::string("the ") + kRingNames[ring] + " ring has " +
-                       std::to_string(rings[ring].size()) + " characters, expected 8");
-    for (int j = 0; j < 8; ++j) {
-      const char c = rings[ring][j];
-      const Bitboard b = bit(8 * ring + j);
+  for (int k = 0; k < expected; ++k) {
+    const int first = k * kPointsPerPart;
+    const int size = std::min(kPointsPerPart, board.num_points() - first);
+    if (static_cast<int>(parts[k].size()) != size)
+      throw ParseError("the " + part_name(k) + " has " + std::to_string(parts[k].size()) +
+                       " characters, expected " + std::to_string(size));
+    for (int j = 0; j < size; ++j) {
+      const char c = parts[k][j];
+      const Bitboard b = bit(first + j);
       if (c == 'W')
         pos.cows[kWhite] |= b;
       else if (c == 'B')
         pos.cows[kBlack] |= b;
       else if (c != '.')
-        throw ParseError(std::string("unknown character '") + c + "' in the " + kRingNames[ring] +
-                         " ring (expected W, B or .)");
+        throw ParseError(std::string("unknown character '") + c + "' in the " + part_name(k) +
+                         " (expected W, B or .)");
     }
   }
   if (f[1] != "w" && f[1] != "b")
@@ -148,9 +193,11 @@ void validate_position(const Position& pos, int cows_per_player) {
 }
 
 std::string diagram(const Board& board, const Position& pos) {
-  std::string out(kDiagram);
+  const bool koti = board.num_points() == static_cast<int>(kKotiDiagramPoints.size());
+  std::string out(koti ? kKotiDiagram : kDiagram);
   std::size_t at = 0;
-  for (std::string_view name : kDiagramPoints) {
+  for (std::string_view name :
+       koti ? std::span<const std::string_view>(kKotiDiagramPoints) : kDiagramPoints) {
     at = out.find('*', at);
     const Bitboard b = bit(*board.find_point(name));
     out[at] = (pos.cows[kWhite] & b) ? 'W' : (pos.cows[kBlack] & b) ? 'B' : '.';

@@ -19,9 +19,12 @@ std::string to_string(const Board& board, const Move& move);
 // Parses a ply and checks that it is legal in `pos`.
 Move parse_move(const Game& game, const Position& pos, std::string_view text);
 
-// `<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>`
-std::string to_string(const Position& pos);
-Position parse_position(std::string_view text, int cows_per_player = 12);
+// `<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>`; on the Koti board
+// the centre follows the rings as a fourth part of the board field, `<outer>/<middle>/<inner>/
+// <centre>`. A string of the other board is refused with a message that says so.
+std::string to_string(const Position& pos, const Board& board = Board::morabaraba());
+Position parse_position(std::string_view text, int cows_per_player = 12,
+                        const Board& board = Board::morabaraba());
 // Throws ParseError unless `pos` could stand in a game: at most `cows_per_player` cows a colour,
 // hands that fit the side to move while placing (White places first), a count no larger than
 // the plies played while placing, and the side not to move still with three cows or more.

@@ -44,20 +44,21 @@ Rules Rules::preset(std::string_view name) {
     r.mill_reforming = MillReforming::kNoMoveStraightBack;
     return r;
   }
+  if (name == "koti") {
+    r.mill_protection = false;
+    r.blocked_player_loses = false;
+    r.board = BoardKind::kKoti;
+    return r;
+  }
   std::string known;
   for (const auto& n : preset_names()) known += (known.empty() ? "" : ", ") + n;
-  if (name == "koti")
-    throw std::invalid_argument(
-        "rule preset 'koti' needs the 25-point Koti board, which is not "
-        "sourced yet; known presets: " +
-        known);
   throw std::invalid_argument("unknown rule preset '" + std::string(name) +
                               "'; known presets: " + known);
 }
 
 const std::vector<std::string>& Rules::preset_names() {
-  static const std::vector<std::string> names = {"morabaraba", "malom",  "msa-tournament",
-                                                 "online",     "mssa-1", "house-003"};
+  static const std::vector<std::string> names = {
+      "morabaraba", "malom", "msa-tournament", "online", "mssa-1", "house-003", "koti"};
   return names;
 }
 
@@ -81,6 +82,7 @@ std::uint64_t Rules::fingerprint() const {
   mix(static_cast<std::uint64_t>(ply_limit_scope));
   mix(repetition_draw);
   mix(static_cast<std::uint64_t>(mill_reforming));
+  if (board != BoardKind::kTraditional) mix(static_cast<std::uint64_t>(board));
   return h;
 }
 
@@ -91,6 +93,8 @@ std::string Rules::describe() const {
                                                "no move straight back"};
   std::ostringstream out;
   out << "rules: " << name << '\n'
+      << "  board: "
+      << (board == BoardKind::kKoti ? "Koti, 25 points with the centre" : "24 points") << '\n'
       << "  cows per player: " << cows_per_player << '\n'
       << "  flying: " << (flying_at ? "at " + std::to_string(flying_at) + " cows" : "never") << '\n'
       << "  shots for a double mill: " << shots_per_double_mill << '\n'

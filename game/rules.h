@@ -24,6 +24,12 @@ enum class MillReforming : std::uint8_t {
   kNoMoveStraightBack,   // house-003: a cow moved from one mill to another may not move back
 };
 
+// The board a rule set is played on; the numbers are stored in table headers.
+enum class BoardKind : std::uint8_t {
+  kTraditional = 0,  // 24 points with the diagonals
+  kKoti = 1,         // Lesotho's 25 points with the centre (RULES.md, "The Koti board")
+};
+
 struct Rules {
   std::string name = "morabaraba";
   int cows_per_player = 12;
@@ -37,16 +43,18 @@ struct Rules {
   PlyLimitScope ply_limit_scope = PlyLimitScope::kAllPlies;
   bool repetition_draw = false;  // third repetition draws (does not change values)
   MillReforming mill_reforming = MillReforming::kAllowed;
+  BoardKind board = BoardKind::kTraditional;
 
   bool operator==(const Rules&) const = default;
 
-  // Presets by name: morabaraba, malom, msa-tournament, online, mssa-1, house-003.
+  // Presets by name: morabaraba, malom, msa-tournament, online, mssa-1, house-003, koti.
   // Throws std::invalid_argument naming the known presets for any other name.
   static Rules preset(std::string_view name);
   static const std::vector<std::string>& preset_names();
 
   bool needs_history() const { return mill_reforming != MillReforming::kAllowed; }
-  // A 64-bit fingerprint of every option but the name, for table headers.
+  // A 64-bit fingerprint of every option but the name, for table headers (the traditional
+  // board adds nothing, so that tables written before boards were an option keep theirs).
   std::uint64_t fingerprint() const;
   // One line per option, for --help and the `info` tool.
   std::string describe() const;

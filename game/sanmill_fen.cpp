@@ -46,13 +46,25 @@ const std::array<Point, 24>& sanmill_points() {
   return points;
 }
 
+void require_sanmill_board(const Board& board) {
+  if (!sanmill_has(board))
+    throw ParseError("Sanmill has no " + board.name() + " board (" +
+                     std::to_string(board.num_points()) +
+                     " points), so its FEN cannot hold this position: use the position string");
+}
+
 constexpr std::size_t kFields = 17;
 constexpr std::size_t kFields2023 = 12;
 using Int64Limits = std::numeric_limits<std::int64_t>;
 
 }  // namespace
 
-std::string to_sanmill_fen(const Position& pos, int cows_per_player) {
+bool sanmill_has(const Board& board) {
+  return board.num_points() == static_cast<int>(sanmill_points().size());
+}
+
+std::string to_sanmill_fen(const Position& pos, int cows_per_player, const Board& board) {
+  require_sanmill_board(board);
   std::string fen;
   const auto& points = sanmill_points();
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -77,7 +89,8 @@ std::string to_sanmill_fen(const Position& pos, int cows_per_player) {
   return fen;
 }
 
-Position parse_sanmill_fen(std::string_view fen, int cows_per_player) {
+Position parse_sanmill_fen(std::string_view fen, int cows_per_player, const Board& board) {
+  require_sanmill_board(board);
   const auto f = text::fields(fen);
   if (f.size() != kFields && f.size() != kFields2023)
     throw ParseError("a Sanmill FEN has " + std::to_string(kFields) + " fields (or " +

@@ -10,7 +10,7 @@ namespace mora::indexing {
 // points.
 constexpr std::uint32_t colex_byte_share(int b, int c, int v) {
   std::uint64_t sum = 0;
-  for (int j = 0, i = c; j < 8; ++j)
+  for (int j = 0, i = c; v >> j; ++j)
     if (v & (1 << j)) sum += binomial(8 * b + j, ++i);
   return static_cast<std::uint32_t>(sum);
 }
@@ -28,9 +28,10 @@ constexpr ColexByteTables make_colex_byte_tables() {
     t.byte0[v] = narrow_share(colex_byte_share(0, 0, v));
     for (int c = 0; c < std::ssize(t.byte1) >> 8; ++c)
       t.byte1[c << 8 | v] = narrow_share(colex_byte_share(1, c, v));
-    for (int c = 0; c < std::ssize(t.byte2) >> 8; ++c)
-      t.byte2[c << 8 | v] = colex_byte_share(2, c, v);
   }
+  for (int v = 0; v < 1 << kHighBits; ++v)
+    for (int c = 0; c < std::ssize(t.byte2) >> kHighBits; ++c)
+      t.byte2[c << kHighBits | v] = colex_byte_share(2, c, v);
   return t;
 }
 

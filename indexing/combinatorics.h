@@ -29,13 +29,15 @@ constexpr std::uint64_t binomial(int n, int k) {
 
 // colex_rank()'s share of byte b of a set holding v when the lower bytes hold c points, at
 // [c << 8 | v] (one shift and one or to address): byte 0 has no points below it, byte 1 at
-// most 8, byte 2 at most 16. The shares of the two low bytes are ranks among at most 16
-// points, below C(16, 8), so they fit 16 bits; the tables take 22 KB, and the rows a subspace
-// reads stay in the L1 cache beside the other lookups.
+// most 8, byte 2 at most 16. Byte 2 takes the points from 16 on, 9 with the Koti board's
+// centre, so its rows are [c << 9 | v]. The shares of the two low bytes are ranks among at
+// most 16 points, below C(16, 8), so they fit 16 bits; the tables take 40 KB, and the parts
+// of the rows a subspace reads stay in the L1 cache beside the other lookups.
+constexpr int kHighBits = kMaxPoints - 16;
 struct ColexByteTables {
   std::array<std::uint16_t, 256> byte0;
   std::array<std::uint16_t, 9 << 8> byte1;
-  std::array<std::uint32_t, 17 << 8> byte2;
+  std::array<std::uint32_t, 17 << kHighBits> byte2;
 };
 extern const ColexByteTables kColexByte;
 
@@ -47,11 +49,11 @@ inline std::uint32_t colex_rank_low16(Bitboard s) {
 }
 
 // The rank of a set among the sets of its size in colexicographic order: the sum, over its
-// i-th smallest point p (from 0), of C(p, i + 1), for a set of points 0 .. 23. Colex order is
-// numeric order, and the rank does not depend on how many points the board has.
+// i-th smallest point p (from 0), of C(p, i + 1), for a set of points 0 .. kMaxPoints - 1.
+// Colex order is numeric order, and the rank does not depend on how many points the board has.
 inline std::uint32_t colex_rank(Bitboard s) {
   const unsigned below = static_cast<unsigned>(std::popcount(s << 16));
-  return colex_rank_low16(s & 0xFFFF) + kColexByte.byte2[below << 8 | s >> 16];
+  return colex_rank_low16(s & 0xFFFF) + kColexByte.byte2[below << kHighBits | s >> 16];
 }
 
 // The set of k points of colex rank r (one search per point; the indexer uses it where
@@ -81,14 +83,14 @@ inline Bitboard deposit(Bitboard x, Bitboard mask) {
   return _pdep_u32(x, mask);
 }
 #else
-// [mask byte][value byte]: pext and pdep of one byte, chained over the three bytes.
+// [mask byte][value byte]: pext and pdep of one byte, chained over the bytes of the points.
 using ByteMaskTable = std::array<std::array<std::uint8_t, 256>, 256>;
 extern const ByteMaskTable kExtractByte, kDepositByte;
 
 inline Bitboard extract(Bitboard x, Bitboard mask) {
   Bitboard r = 0;
   int shift = 0;
-  for (int b = 0; b < 24; b += 8) {
+  for (int b = 0; b < kMaxPoints; b += 8) {
     const unsigned m = (mask >> b) & 0xFF;
     r |= Bitboard{kExtractByte[m][(x >> b) & 0xFF]} << shift;
     shift += std::popcount(m);
@@ -98,7 +100,7 @@ inline Bitboard extract(Bitboard x, Bitboard mask) {
 
 inline Bitboard deposit(Bitboard x, Bitboard mask) {
   Bitboard r = 0;
-  for (int b = 0; b < 24; b += 8) {
+  for (int b = 0; b < kMaxPoints; b += 8) {
     const unsigned m = (mask >> b) & 0xFF;
     r |= Bitboard{kDepositByte[m][x & 0xFF]} << b;
     x >>= std::popcount(m);

@@ -26,9 +26,10 @@ std::uint64_t vector_bytes(const std::vector<T>& v) {
   return v.size() * sizeof(T);
 }
 
-// Unrank tables up to 21 points cover every moving-phase subspace (the mover has 3 cows or
-// more); 22 to 24 free points (placing with 0 to 2 mover cows) would take 120 MB more.
-constexpr int kMaxUnrankTablePoints = 21;
+// Unrank tables up to 22 points cover every moving-phase subspace (the mover has 3 cows or
+// more) of every board, built for those a board uses; more free points (placing with 0 to 2
+// mover cows) would take 120 MB more.
+constexpr int kMaxUnrankTablePoints = kMaxPoints - 3;
 
 }  // namespace
 

@@ -133,9 +133,6 @@ void check_solvable(const Rules& rules) {
   if (!rules.shot_mandatory)
     throw std::invalid_argument("rules '" + rules.name +
                                 "' let a player skip the shot; not solved yet");
-  if (!rules.blocked_player_loses)
-    throw std::invalid_argument("rules '" + rules.name +
-                                "' let a blocked player pass; not solved yet");
   if (rules.ply_limit > 0 && rules.ply_limit_scope != PlyLimitScope::kAllPlies &&
       rules.ply_limit_scope != PlyLimitScope::kMovingPhase)
     throw std::invalid_argument("rules '" + rules.name +

@@ -307,6 +307,9 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
         if (n == kBatch) score_batch();
       });
   score_batch();
+  // A blocked side passes where the rules say so: one ply that stays in the unit.
+  if (result.quiet_moves == 0 && game_.passes(moving_position(mover, other)))
+    result.quiet_moves = 1;
   return result;
 }
 
@@ -412,6 +415,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
             pred_positions[n++] = {rest | bit(std::countr_zero(froms)), mover};
           }
         }
+        // Or `other` was blocked and passed (a position with the same cows).
+        if (game_.passes(moving_position(other, mover))) pred_positions[n++] = {other, mover};
         prev.index.index(std::span(pred_positions, n), preds);
         const unsigned code = state::tag(st) == state::kLoss
                                   ? UpdateBuckets::kWin

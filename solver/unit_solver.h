@@ -19,6 +19,13 @@
 // the orbit of P weighs |orbit(C)| * |stabiliser(P)|. Counting the moves between the two orbits
 // from either end shows that the unmoves from C take exactly the weight of P's moves into C's
 // orbit, whatever the symmetries of P and C.
+//
+// Where a blocked player passes (the Koti board), the pass is P's one move, from (mover, other)
+// to (other, mover) in the partner side, and its unmove goes back from those same cows when
+// their other side is blocked. Colours swap without changing a position's symmetries, so the
+// pass weighs as a move does and the count above holds; it forms no mill, so it counts one ply
+// towards the ply limit like any quiet move, and a blocked position takes its value from the
+// position after the pass, one ply further.
 #pragma once
 
 #include <array>

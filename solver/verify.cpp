@@ -67,8 +67,8 @@ std::string describe(RuleWdl rule, int plies) {
 // Collects the disagreements of stored and recomputed entries, the first few described.
 class Findings {
  public:
-  Findings(bool rule_part, std::size_t max_listed)
-      : rule_part_(rule_part), max_listed_(max_listed) {}
+  Findings(const Board& board, bool rule_part, std::size_t max_listed)
+      : board_(board), rule_part_(rule_part), max_listed_(max_listed) {}
 
   void compare(Subspace s, std::uint64_t i, const Position& pos, const Entry& e, const Entry& x) {
     std::string problem;
@@ -85,8 +85,8 @@ class Findings {
     const Position shown = s.mover_in_hand > s.other_in_hand ? pos.colour_swapped() : pos;
     std::lock_guard lock(mutex_);
     ++errors_;
-    listed_.emplace(std::pair{s, i}, s.name() + " #" + std::to_string(i) + " (" + to_string(shown) +
-                                         "): " + problem);
+    listed_.emplace(std::pair{s, i}, s.name() + " #" + std::to_string(i) + " (" +
+                                         to_string(shown, board_) + "): " + problem);
     if (listed_.size() > max_listed_) listed_.erase(std::prev(listed_.end()));
   }
 
@@ -96,6 +96,7 @@ class Findings {
   }
 
  private:
+  const Board& board_;
   bool rule_part_;
   std::size_t max_listed_;
   std::mutex mutex_;
@@ -203,7 +204,7 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
   VerifyReport report;
   if (sample && !(sample->fraction > 0 && sample->fraction <= 1))
     throw std::invalid_argument("the sampled fraction must be above 0 and at most 1");
-  Findings findings(db.rules().ply_limit > 0, max_listed);
+  Findings findings(db.game().board(), db.rules().ply_limit > 0, max_listed);
   if (sample && sample->fraction < 1)
     verify_sample(db, subspaces, *sample, progress, findings, report);
   else

@@ -161,8 +161,9 @@ TEST(CApi, PlacingPositions) {
 // Each placing position a database cannot answer: its status, and one line saying why.
 TEST(CApi, ReportsPlacingErrors) {
   Db herd3(probe_db("herd3-morabaraba")), moving(probe_db("morabaraba")),
-      msa(probe_db("herd3-msa-tournament"));
+      msa(probe_db("herd3-msa-tournament")), koti(probe_db("herd3-koti"));
   ASSERT_EQ(herd3.status, MORA_OK) << mora_last_error();
+  ASSERT_EQ(koti.status, MORA_OK) << mora_last_error();
   ASSERT_EQ(moving.status, MORA_OK) << mora_last_error();
   ASSERT_EQ(msa.status, MORA_OK) << mora_last_error();
   struct Case {
@@ -178,6 +179,9 @@ TEST(CApi, ReportsPlacingErrors) {
       {herd3.db, "WWWW..../BBB...../........ w 0 0 0", MORA_ERR_MISSING, "4v3"},
       {moving.db, kHerd3Start, MORA_ERR_POSITION, "moving phase only"},
       {msa.db, "......../......../........ w 3 3 1", MORA_ERR_POSITION, "count must be 0"},
+      // A position string of the other board.
+      {koti.db, kHerd3Start, MORA_ERR_POSITION, "24-point board"},
+      {herd3.db, "......../......../......../. w 3 3 0", MORA_ERR_POSITION, "Koti board"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.position);

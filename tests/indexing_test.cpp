@@ -206,7 +206,7 @@ TEST(SubspaceIndex, NineMensMorrisExhaustive) {
 Bitboard random_set(std::mt19937_64& rng, Bitboard from, int k) {
   Bitboard s = 0;
   while (std::popcount(s) < k) {
-    const Point p = static_cast<Point>(rng() % 24);
+    const Point p = static_cast<Point>(rng() % kMaxPoints);
     if (from & bit(p)) s |= bit(p);
   }
   return s;
@@ -219,8 +219,9 @@ void check_samples(const Board& board, int m, int o, int samples) {
   for (int n = 0; n < samples; ++n) {
     const Bitboard w = random_set(rng, board.all_points(), m);
     const Bitboard b = random_set(rng, board.all_points() & ~w, o);
-    check_position(ix, w, b, static_cast<int>(rng() % 16));
-    ASSERT_EQ(ix.orbit_size(ix.index(w, b)) * fixing_symmetries(board, w, b), 16);
+    check_position(ix, w, b, static_cast<int>(rng() % board.num_symmetries()));
+    ASSERT_EQ(ix.orbit_size(ix.index(w, b)) * fixing_symmetries(board, w, b),
+              board.num_symmetries());
   }
   // Random indices, and the last ones, where the mover sets with symmetries are.
   auto check_index = [&](std::uint64_t i) {
@@ -231,7 +232,7 @@ void check_samples(const Board& board, int m, int o, int samples) {
     ASSERT_EQ(w & b, 0u);
     ASSERT_EQ(ix.index(w, b), i);
     ASSERT_EQ(ix.canonical(w, b).symmetry, 0);
-    ASSERT_EQ(ix.orbit_size(i) * fixing_symmetries(board, w, b), 16);
+    ASSERT_EQ(ix.orbit_size(i) * fixing_symmetries(board, w, b), board.num_symmetries());
   };
   for (int n = 0; n < samples; ++n) check_index(rng() % ix.size());
   for (std::uint64_t i = ix.size() - std::min<std::uint64_t>(ix.size(), 50000); i < ix.size(); ++i)
@@ -312,10 +313,10 @@ TEST(SubspaceIndex, SymmetricPositions) {
 // Orbit sizes add up to the raw size; summed where that is quick (a third of the subspaces).
 constexpr std::uint64_t kOrbitSumLimit = 20'000'000;
 
-TEST(SubspaceIndex, AllMovingSubspacesMatchBurnside) {
-  const Board& board = Board::morabaraba();
+// Every moving subspace of `board` against Burnside's lemma and the binomial raw size; returns
+// the canonical and raw positions of them all.
+std::pair<std::uint64_t, std::uint64_t> check_all_moving_subspaces(const Board& board) {
   const auto subspaces = moving_subspaces();
-  ASSERT_EQ(subspaces.size(), 100u);
   std::vector<std::uint64_t> sizes(subspaces.size()), raw(subspaces.size());
   std::atomic<std::size_t> next{0};
   auto work = [&] {
@@ -328,6 +329,7 @@ TEST(SubspaceIndex, AllMovingSubspacesMatchBurnside) {
   std::thread helper(work);
   work();
   helper.join();
+  const int n = board.num_points();
   std::uint64_t total = 0, raw_total = 0;
   for (std::size_t i = 0; i < subspaces.size(); ++i) {
     const auto [m, o, mh, oh] = subspaces[i];
@@ -338,10 +340,17 @@ TEST(SubspaceIndex, AllMovingSubspacesMatchBurnside) {
       for (std::uint64_t j = 0; j < ix.size(); ++j) orbits += std::uint64_t(ix.orbit_size(j));
       EXPECT_EQ(orbits, raw[i]) << subspaces[i].name();
     }
-    EXPECT_EQ(raw[i], choose(24, m) * choose(24 - m, o));
+    EXPECT_EQ(raw[i], choose(n, m) * choose(n - m, o));
     total += sizes[i];
     raw_total += raw[i];
   }
+  return {total, raw_total};
+}
+
+TEST(SubspaceIndex, AllMovingSubspacesMatchBurnside) {
+  const Board& board = Board::morabaraba();
+  ASSERT_EQ(moving_subspaces().size(), 100u);
+  const auto [total, raw_total] = check_all_moving_subspaces(board);
   EXPECT_EQ(total, 16'528'583'563u);
   EXPECT_EQ(raw_total, 264'369'400'848u);
   EXPECT_EQ(SubspaceIndex(board, {3, 3}).size(), 169'626u);
@@ -349,6 +358,27 @@ TEST(SubspaceIndex, AllMovingSubspacesMatchBurnside) {
   EXPECT_EQ(SubspaceIndex(board, {12, 12}).size(), 170'854u);
   EXPECT_LT(index_table_bytes(), 256u << 20);
   std::cout << "index tables for all moving subspaces: " << index_table_bytes() << " bytes\n";
+}
+
+// The Koti board: 25 points and its 8 symmetries, the centre fixed by all of them.
+TEST(SubspaceIndex, KotiMovingSubspacesMatchBurnside) {
+  const auto [total, raw_total] = check_all_moving_subspaces(Board::koti());
+  std::cout << "Koti: " << total << " canonical positions of " << raw_total << " raw\n";
+  EXPECT_EQ(Board::koti().num_symmetries(), 8);
+}
+
+TEST(SubspaceIndex, KotiExhaustiveAndSampled) {
+  const Board& koti = Board::koti();
+  for (auto [m, o] : {std::pair{3, 3}, {4, 3}, {3, 4}, {0, 0}, {1, 2}, {2, 2}, {2, 3}})
+    check_exhaustively(koti, m, o);
+  for (auto [m, o] : {std::pair{8, 8}, {12, 12}, {12, 3}, {3, 12}})
+    check_samples(koti, m, o, 100000);
+  // A canonical position round-trips through the position string with the centre.
+  const SubspaceIndex ix(koti, {5, 4});
+  for (std::uint64_t i = 0; i < ix.size(); i += 1 + ix.size() / 97) {
+    const Position pos = parse_position(to_string(ix.position(i), koti), 12, koti);
+    EXPECT_EQ(ix.index(pos.mover(), pos.other()), i);
+  }
 }
 
 }  // namespace

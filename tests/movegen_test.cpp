@@ -47,15 +47,15 @@ TEST_P(MoveGenAgainstReference, SamePliesAndSameResultingPositions) {
     ASSERT_LT(list.size(), kMaxPlies);
     const auto ours = ref::canonical_plies(game, pos);
     ASSERT_EQ(ours.size(), static_cast<std::size_t>(list.size())) << "duplicate plies";
-    ASSERT_EQ(ours, ref::reference_plies(game.rules(), pos)) << to_string(pos);
+    ASSERT_EQ(ours, ref::reference_plies(game.rules(), pos)) << to_string(pos, game.board());
 
-    const ref::RefPosition r = ref::from_position(pos);
+    const ref::RefPosition r = ref::from_position(pos, game.rules().board);
     for (const auto& ply : ref::plies(game.rules(), r)) {
       double_shots += ply.shots.size() == 2;
       const Move move = parse_move(game, pos, ply.text());
       const ref::RefPosition expected = ref::apply(game.rules(), r, ply);
-      const ref::RefPosition got = ref::from_position(game.make(pos, move));
-      ASSERT_EQ(got.at, expected.at) << to_string(pos) << ' ' << ply.text();
+      const ref::RefPosition got = ref::from_position(game.make(pos, move), game.rules().board);
+      ASSERT_EQ(got.at, expected.at) << to_string(pos, game.board()) << ' ' << ply.text();
       ASSERT_EQ(got.side, expected.side);
       ASSERT_EQ(got.hand_w, expected.hand_w);
       ASSERT_EQ(got.hand_b, expected.hand_b);
@@ -92,13 +92,14 @@ TEST_P(MoveGenAgainstReference, MillPliesAndQuietCountAsInForEachPly) {
         pos, [&](Point from, Point to, Bitboard shots) { mills.emplace_back(from, to, shots); });
     std::sort(mills.begin(), mills.end());
     std::sort(expected_mills.begin(), expected_mills.end());
-    ASSERT_EQ(counted, quiet) << to_string(pos);
-    ASSERT_EQ(mills, expected_mills) << to_string(pos);
+    ASSERT_EQ(counted, quiet) << to_string(pos, game.board());
+    ASSERT_EQ(mills, expected_mills) << to_string(pos, game.board());
   });
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, MoveGenAgainstReference,
-                         ::testing::Values("morabaraba", "msa-tournament", "online", "mssa-1"));
+                         ::testing::Values("morabaraba", "msa-tournament", "online", "mssa-1",
+                                           "koti"));
 
 TEST(MoveGen, EveryPlyPrintsAndParsesBack) {
   const Game game(Rules::preset("msa-tournament"));

@@ -70,6 +70,12 @@ constexpr Case kCases[] = {
      kBlack, 0, 0, 4},
     // The end of placing, into the moving phase.
     {"placing", "morabaraba", "a7 d7 b6 f2", "g4 d2 c3 e5", kWhite, 2, 2, 4},
+    // The Koti board: Black walled in passes; the centre lines; any cow shot; placing.
+    {"koti_pass", "koti", "d7 a4 b6 g4 f6 d1 b2 f2", "a7 g7 a1 g1", kBlack, 0, 0, 4},
+    {"koti_centre", "koti", "c4 e4 a7", "b6 d6 f6 b2", kWhite, 0, 0, 3},
+    {"koti_middlegame", "koti", "a7 g7 d6 f4 c4 e3 a1 d2", "d7 g4 b6 f6 c5 e5 d1 d4", kWhite, 0, 0,
+     4},
+    {"koti_placing", "koti", "a7 d7 b6 f2", "g4 d2 c3 d4", kWhite, 2, 2, 4},
 };
 
 class PerftAgainstReference : public ::testing::TestWithParam<Case> {};
@@ -79,7 +85,7 @@ TEST_P(PerftAgainstReference, SameCounts) {
   const Game game(Rules::preset(c.rules));
   const Position pos =
       ref::position_from_names(c.white, c.black, c.side, c.white_in_hand, c.black_in_hand);
-  const auto r = ref::from_position(pos);
+  const auto r = ref::from_position(pos, game.rules().board);
   for (int d = 1; d <= c.depth; ++d)
     EXPECT_EQ(perft(game, pos, d), ref::perft(game.rules(), r, d)) << "depth " << d;
 }

@@ -6,6 +6,7 @@
 set -euo pipefail
 mora=$1 root=$2
 herd3=$root/herd3-morabaraba moving=$root/morabaraba msa=$root/herd3-msa-tournament
+koti=$root/herd3-koti
 start='......../......../........ w 3 3 0'
 failures=0
 
@@ -68,6 +69,23 @@ expect_output "info --json" '^  "herd": 3,$' "$mora" info --db "$herd3" --json
 expect_output "info --json marks placing" '"phase": "placing"' "$mora" info --db "$herd3" --json
 expect_output "check of the herd-3 folder" '^checked 7 files .*: 0 bad$' "$mora" check --db "$herd3"
 expect_output "check reads placing tables" '^ok: +.*/0v0\+3\+3\.mtb ' "$mora" check --db "$herd3"
+
+# The Koti board: the centre is a fourth part of the board field; a string of the other board
+# is refused with a message that says which board it is for.
+koti_start='......../......../......../. w 3 3 0'
+expect_output "probe of the Koti herd-3 start" \
+  '/\. w 3 3 0: win in 5, under the ply limit win \(5 plies to the next mill\); best move d4$' \
+  "$mora" probe --db "$koti" "$koti_start"
+expect_error "$koti" "$start" 'a position of the 24-point board, which has no centre'
+expect_error "$herd3" "$koti_start" 'the centre, is only on the 25-point Koti board'
+expect_output "info of the Koti folder" '^  board: Koti, 25 points' "$mora" info --db "$koti"
+expect_output "info lists Koti's 3v3" '^3v3 +- +3542000 +445592 ' "$mora" info --db "$koti"
+expect_output "check of the Koti folder" '^checked 7 files .*: 0 bad$' "$mora" check --db "$koti"
+expect_output "verify of the Koti folder" '^verified 523894 positions in 7 tables: 0 errors' \
+  "$mora" verify --db "$koti" -q
+expect_output "show of a Koti position" '^4  W - \. - \. --- B --- \. - \. - \.$' \
+  "$mora" show --rules koti --position 'W......W/BB....../W......./B w 0 0 0'
+expect_output "perft of the Koti start" '^perft 2 600$' "$mora" perft --rules koti --depth 2
 
 [ "$failures" -eq 0 ] || exit 1
 echo "probe_cli: all passed"

@@ -1,6 +1,7 @@
 #include "tests/reference_movegen.h"
 
 #include <algorithm>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -10,8 +11,8 @@ namespace mora::ref {
 namespace {
 
 constexpr std::array<std::string_view, kPoints> kNames = {
-    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
-    "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"};
+    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4",
+    "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1", "d4"};
 
 // The 20 lines of RULES.md, each in order along the line.
 constexpr std::array<std::array<std::string_view, 3>, 20> kLineNames = {{
@@ -22,27 +23,56 @@ constexpr std::array<std::array<std::string_view, 3>, 20> kLineNames = {{
     {"a1", "b2", "c3"}, {"g1", "f2", "e3"}, {"g7", "f6", "e5"}, {"a7", "b6", "c5"},
 }};
 
+// The Koti board of RULES.md: the 12 square sides above, three in a row along column d and
+// rank 4 through the centre d4, and the outer half diagonals, joined but on no line.
+constexpr std::array<std::array<std::string_view, 3>, 10> kKotiCentreLineNames = {{
+    {"d7", "d6", "d5"},
+    {"d6", "d5", "d4"},
+    {"d5", "d4", "d3"},
+    {"d4", "d3", "d2"},
+    {"d3", "d2", "d1"},
+    {"a4", "b4", "c4"},
+    {"b4", "c4", "d4"},
+    {"c4", "d4", "e4"},
+    {"d4", "e4", "f4"},
+    {"e4", "f4", "g4"},
+}};
+constexpr std::array<std::array<std::string_view, 2>, 4> kKotiJoins = {
+    {{"a7", "b6"}, {"g7", "f6"}, {"a1", "b2"}, {"g1", "f2"}}};
+
 struct Tables {
   std::vector<std::array<int, 3>> lines;
   std::array<std::vector<int>, kPoints> neighbours;
 };
 
-const Tables& tables() {
-  static const Tables t = [] {
-    Tables r;
-    for (const auto& names : kLineNames) {
-      std::array<int, 3> line{};
-      for (int k = 0; k < 3; ++k) line[k] = point_index(names[k]);
-      r.lines.push_back(line);
-      // Neighbours along a line: the middle point and each end.
-      for (int end : {line[0], line[2]}) {
-        r.neighbours[end].push_back(line[1]);
-        r.neighbours[line[1]].push_back(end);
-      }
+Tables make_tables(const std::vector<std::array<std::string_view, 3>>& line_names,
+                   std::span<const std::array<std::string_view, 2>> joins) {
+  Tables r;
+  for (const auto& names : line_names) {
+    std::array<int, 3> line{};
+    for (int k = 0; k < 3; ++k) line[k] = point_index(names[k]);
+    r.lines.push_back(line);
+    // Neighbours along a line: the middle point and each end.
+    for (int end : {line[0], line[2]}) {
+      r.neighbours[end].push_back(line[1]);
+      r.neighbours[line[1]].push_back(end);
     }
-    return r;
+  }
+  for (const auto& [a, b] : joins) {
+    r.neighbours[point_index(a)].push_back(point_index(b));
+    r.neighbours[point_index(b)].push_back(point_index(a));
+  }
+  return r;
+}
+
+const Tables& tables(bool koti) {
+  static const Tables traditional = make_tables({kLineNames.begin(), kLineNames.end()}, {});
+  static const Tables koti_board = [] {
+    std::vector<std::array<std::string_view, 3>> lines(kLineNames.begin(), kLineNames.begin() + 12);
+    lines.insert(lines.end(), kKotiCentreLineNames.begin(), kKotiCentreLineNames.end());
+    return make_tables(lines, kKotiJoins);
   }();
-  return t;
+  return koti ? koti_board : traditional;
 }
 
 char opponent(char side) {
@@ -62,7 +92,7 @@ int on_board(const RefPosition& pos, char side) {
 // Lines through `point` that hold three cows of `side`.
 int mills_at(const RefPosition& pos, int point, char side) {
   int n = 0;
-  for (const auto& line : tables().lines)
+  for (const auto& line : tables(pos.koti).lines)
     if (std::find(line.begin(), line.end(), point) != line.end() && pos.at[line[0]] == side &&
         pos.at[line[1]] == side && pos.at[line[2]] == side)
       ++n;
@@ -125,10 +155,13 @@ std::string RefPly::text() const {
   return s;
 }
 
-RefPosition from_position(const Position& pos) {
-  const Board& board = Board::morabaraba();
+RefPosition from_position(const Position& pos, BoardKind board_kind) {
+  // The Koti board's names cover the 24-point board's.
+  const Board& board = Board::koti();
   RefPosition r;
   r.at.fill('.');
+  r.koti = board_kind == BoardKind::kKoti;
+  if (!r.koti) r.at[point_index("d4")] = '#';
   for (Point p = 0; p < board.num_points(); ++p) {
     const int i = point_index(board.point_name(p));
     if (pos.cows[kWhite] & bit(p)) r.at[i] = 'W';
@@ -158,7 +191,7 @@ std::vector<RefPly> plies(const Rules& rules, const RefPosition& pos) {
     for (int from = 0; from < kPoints; ++from) {
       if (pos.at[from] != us) continue;
       for (int to = 0; to < kPoints; ++to) {
-        const auto& nb = tables().neighbours[from];
+        const auto& nb = tables(pos.koti).neighbours[from];
         const bool reachable = flying || std::find(nb.begin(), nb.end(), to) != nb.end();
         if (pos.at[to] == '.' && reachable) steps.emplace_back(from, to);
       }
@@ -231,13 +264,13 @@ std::set<std::string> canonical_plies(const Game& game, const Position& pos) {
 
 std::set<std::string> reference_plies(const Rules& rules, const Position& pos) {
   std::set<std::string> out;
-  for (const auto& p : plies(rules, from_position(pos))) out.insert(p.text());
+  for (const auto& p : plies(rules, from_position(pos, rules.board))) out.insert(p.text());
   return out;
 }
 
 Position position_from_names(std::string_view white, std::string_view black, Color side,
                              int white_in_hand, int black_in_hand, int count) {
-  const Board& board = Board::morabaraba();
+  const Board& board = Board::koti();  // its names cover the 24-point board's
   Position pos;
   auto put = [&](std::string_view names, Color c) {
     std::istringstream in{std::string(names)};

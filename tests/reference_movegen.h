@@ -17,14 +17,16 @@
 
 namespace mora::ref {
 
-constexpr int kPoints = 24;
+constexpr int kPoints = 25;  // the Koti board's; the 24-point board leaves the last unused
 
-// The reference's own point order: reading order of the diagram, top row first.
+// The reference's own point order: reading order of the diagram, top row first, and the Koti
+// board's centre d4 last.
 std::string_view point_name(int i);
 int point_index(std::string_view name);  // -1 when no such point
 
 struct RefPosition {
-  std::array<char, kPoints> at{};  // 'W', 'B' or '.'
+  std::array<char, kPoints> at{};  // 'W', 'B' or '.'; '#' for no point (d4 off the Koti board)
+  bool koti = false;               // the board: Koti or the 24-point one
   char side = 'W';
   int hand_w = 0, hand_b = 0;
   int count = 0;  // plies since the last mill
@@ -38,7 +40,7 @@ struct RefPly {
   std::string text() const;
 };
 
-RefPosition from_position(const Position& pos);
+RefPosition from_position(const Position& pos, BoardKind board = BoardKind::kTraditional);
 // Every ply of the side to move; empty when the game is over by cows, the full board or a
 // blocked player who loses. Plies with the same placement or move and the same set of shots
 // are one ply.

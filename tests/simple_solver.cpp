@@ -12,11 +12,12 @@ namespace mora::testing {
 SimpleSolver::SimpleSolver(const Game& game,
                            const std::vector<std::vector<std::pair<int, int>>>& groups)
     : game_(game) {
+  const int n = game.board().num_points();
   std::uint64_t total = 0;
   for (const auto& g : groups)
     for (auto [m, o] : g) {
       spaces_.push_back({m, o, total});
-      total += binomial(24, m) * binomial(24 - m, o);
+      total += binomial(n, m) * binomial(n - m, o);
     }
   movers_.resize(total);
   others_.resize(total);
@@ -30,14 +31,14 @@ SimpleSolver::SimpleSolver(const Game& game,
   };
   for (const Space& sp : spaces_) {
     std::uint64_t i = sp.offset;
-    for (std::uint32_t s = (1u << sp.mover) - 1; s < (1u << 24); s = next_set(s)) {
+    for (std::uint32_t s = (1u << sp.mover) - 1; s < (1u << n); s = next_set(s)) {
       std::vector<int> free;
-      for (int p = 0; p < 24; ++p)
+      for (int p = 0; p < n; ++p)
         if (!(s & (1u << p))) free.push_back(p);
-      const int n = static_cast<int>(free.size());
-      for (std::uint32_t c = (1u << sp.other) - 1; c < (1u << n); c = next_set(c)) {
+      const int num_free = static_cast<int>(free.size());
+      for (std::uint32_t c = (1u << sp.other) - 1; c < (1u << num_free); c = next_set(c)) {
         std::uint32_t o = 0;
-        for (int b = 0; b < n; ++b)
+        for (int b = 0; b < num_free; ++b)
           if (c & (1u << b)) o |= 1u << free[b];
         movers_[i] = s;
         others_[i] = o;
@@ -53,10 +54,12 @@ SimpleSolver::SimpleSolver(const Game& game,
 
 std::uint64_t SimpleSolver::raw_index(std::uint32_t mover, std::uint32_t other) const {
   const int m = std::popcount(mover), o = std::popcount(other);
+  const int n = game_.board().num_points();
+  const std::uint32_t all = game_.board().all_points();
   for (const Space& sp : spaces_)
     if (sp.mover == m && sp.other == o)
-      return sp.offset + colex_rank(mover, 0xFFFFFFu) * binomial(24 - m, o) +
-             colex_rank(other, ~mover & 0xFFFFFFu);
+      return sp.offset + colex_rank(mover, all) * binomial(n - m, o) +
+             colex_rank(other, ~mover & all);
   throw std::out_of_range("position outside the simple solver's subspaces");
 }
 
@@ -75,8 +78,9 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
   for (const Space& sp : spaces_)
     for (auto [m, o] : group)
       if (sp.mover == m && sp.other == o) {
-        const std::uint64_t n = binomial(24, m) * binomial(24 - m, o);
-        for (std::uint64_t i = 0; i < n; ++i) open.push_back(sp.offset + i);
+        const int n = game_.board().num_points();
+        const std::uint64_t size = binomial(n, m) * binomial(n - m, o);
+        for (std::uint64_t i = 0; i < size; ++i) open.push_back(sp.offset + i);
       }
   const int limit = game_.rules().ply_limit;
   // Exits into earlier groups can decide positions up to one ply past their longest value.
@@ -100,11 +104,12 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
         int best_win = -1, worst_loss = -1;
         bool all_lost = true;
         for (const Move& mv : list) {
-          // The child, with its side to move first.
+          // The child, with its side to move first (after a pass, the same cows).
           std::uint32_t child_mover = others_[i];
           for (auto shot : mv.shots)
             if (shot != kNoPoint) child_mover &= ~(1u << shot);
-          const std::uint32_t child_other = (movers_[i] & ~(1u << mv.from)) | (1u << mv.to);
+          const std::uint32_t child_other =
+              mv.is_pass() ? movers_[i] : (movers_[i] & ~(1u << mv.from)) | (1u << mv.to);
           const bool mill = mv.num_shots() > 0;
           int child_loss = -1, child_win = -1;  // the child's outcome for its side to move
           if (std::popcount(child_mover) <= 2) {

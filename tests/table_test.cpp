@@ -286,6 +286,19 @@ void expect_flips_caught(const fs::path& bad, const std::vector<char>& bytes,
   }
 }
 
+// The board is byte 100 of the header (0 on the traditional board, as in files written before
+// boards were an option) and part of the fingerprint.
+TEST_F(TableTest, HeaderKeepsTheKotiBoard) {
+  TableHeader h = make_header(10, true);
+  h.rules = Rules::preset("koti");
+  const fs::path path = write_table(dir_ / "t.mtb", h, make_entries(10, true, 3));
+  EXPECT_EQ(TableReader(path).header().rules.board, BoardKind::kKoti);
+  EXPECT_EQ(slurp(path)[100], 1);
+  const fs::path traditional =
+      write_table(dir_ / "u.mtb", make_header(10, true), make_entries(10, true, 3));
+  EXPECT_EQ(slurp(traditional)[100], 0);
+}
+
 TEST_F(TableTest, DetectsCorruption) {
   const auto v = make_entries(2000, true, 9);
   const fs::path good = write_table(dir_ / "good.mtb", make_header(v.size(), true), v);

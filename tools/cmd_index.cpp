@@ -23,16 +23,16 @@ int run_index(const std::vector<std::string>& args) {
   if (vm->count("position")) {
     if (vm->count("subspace") || vm->count("index"))
       throw po::error("give either --position, or --subspace with --index");
-    const Position pos = parse_position((*vm)["position"].as<std::string>(), cows);
+    const Position pos = parse_position((*vm)["position"].as<std::string>(), cows, board);
     const Color us = pos.side_to_move, them = opposite(us);
     const Subspace subspace{pos.on_board(us), pos.on_board(them), pos.in_hand[us],
                             pos.in_hand[them]};
     const SubspaceIndex ix(board, subspace);
     const CanonicalForm c = ix.canonical(pos.mover(), pos.other());
     std::cout << "subspace  " << subspace.name() << "\ncanonical "
-              << to_string(subspace.position(c.mover, c.other)) << "\nsymmetry  " << c.symmetry
-              << "\nindex     " << ix.index(pos.mover(), pos.other()) << " of " << ix.size()
-              << '\n';
+              << to_string(subspace.position(c.mover, c.other), board) << "\nsymmetry  "
+              << c.symmetry << "\nindex     " << ix.index(pos.mover(), pos.other()) << " of "
+              << ix.size() << '\n';
     return 0;
   }
   if (!vm->count("subspace") || !vm->count("index"))
@@ -44,7 +44,7 @@ int run_index(const std::vector<std::string>& args) {
   if (i >= ix.size())
     throw po::error("--index " + std::to_string(i) + " is outside subspace " + subspace.name() +
                     " (0 to " + std::to_string(ix.size() - 1) + ")");
-  std::cout << to_string(ix.position(i)) << '\n';
+  std::cout << to_string(ix.position(i), board) << '\n';
   return 0;
 }
 

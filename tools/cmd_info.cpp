@@ -41,8 +41,10 @@ TableInfo table_info(const Database& db, const Subspace& s) {
   t.table = db.table(s);
   const SubspaceIndex index(db.game().board(), s);
   t.stats = table_stats(*t.table, index);
-  if (t.stats.win) t.longest_win = to_string(index.position(t.stats.longest_win_index));
-  if (t.stats.loss) t.longest_loss = to_string(index.position(t.stats.longest_loss_index));
+  if (t.stats.win)
+    t.longest_win = to_string(index.position(t.stats.longest_win_index), index.board());
+  if (t.stats.loss)
+    t.longest_loss = to_string(index.position(t.stats.longest_loss_index), index.board());
   t.bytes = std::filesystem::file_size(t.table->path());
   const auto per_position = [&](std::uint64_t b) {
     return 8.0 * static_cast<double>(b) /

@@ -20,7 +20,7 @@ int run_perft(const std::vector<std::string>& args) {
   const Game game(rules_from(*vm));
   const int herd = herd_from(*vm);
   const Position pos = vm->count("position")
-                           ? parse_position((*vm)["position"].as<std::string>(), herd)
+                           ? parse_position((*vm)["position"].as<std::string>(), herd, game.board())
                            : Position::start(herd);
   for (int d = 1; d <= depth; ++d) std::cout << "perft " << d << ' ' << perft(game, pos, d) << '\n';
   return 0;

@@ -55,7 +55,9 @@ class Match {
     std::cout << "You play " << colour_name(human_) << ". Type 'help' for the commands.\n";
     while (true) {
       const Position& pos = history_.back();
-      std::cout << '\n' << diagram(game_.board(), pos) << "position: " << to_string(pos) << '\n';
+      std::cout << '\n'
+                << diagram(game_.board(), pos) << "position: " << to_string(pos, game_.board())
+                << '\n';
       if (const Outcome o = game_.outcome(pos); o != Outcome::kOngoing) {
         std::cout << "game over: " << game_over_reason(game_, pos, o) << '\n';
         if (o != Outcome::kDraw)
@@ -153,7 +155,8 @@ int run_play(const std::vector<std::string>& args) {
   const Database db(database_folders(*vm));
   Position start;
   if (vm->count("position")) {
-    start = parse_position((*vm)["position"].as<std::string>(), db.rules().cows_per_player);
+    start = parse_position((*vm)["position"].as<std::string>(), db.rules().cows_per_player,
+                           db.game().board());
   } else if (db.herd() > 0) {
     start = Position::start(db.herd());
   } else {

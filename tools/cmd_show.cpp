@@ -38,11 +38,13 @@ int run_show(const std::vector<std::string>& args) {
     throw po::error("give exactly one of --position and --sanmill");
   const Game game(rules_from(*vm));
   const int cows = herd_from(*vm);
+  const Board& board = game.board();
   const Position pos = vm->count("position")
-                           ? parse_position((*vm)["position"].as<std::string>(), cows)
-                           : parse_sanmill_fen((*vm)["sanmill"].as<std::string>(), cows);
-  std::cout << diagram(game.board(), pos) << "position: " << to_string(pos) << '\n'
-            << "sanmill:  " << to_sanmill_fen(pos, cows) << "\n\n";
+                           ? parse_position((*vm)["position"].as<std::string>(), cows, board)
+                           : parse_sanmill_fen((*vm)["sanmill"].as<std::string>(), cows, board);
+  std::cout << diagram(board, pos) << "position: " << to_string(pos, board) << '\n';
+  if (sanmill_has(board)) std::cout << "sanmill:  " << to_sanmill_fen(pos, cows, board) << '\n';
+  std::cout << '\n';
   if (const Outcome outcome = game.outcome(pos); outcome != Outcome::kOngoing) {
     std::cout << "game over: " << game_over_reason(game, pos, outcome) << '\n';
     return 0;

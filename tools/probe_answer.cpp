@@ -50,7 +50,7 @@ std::string game_over_reason(const Game& game, const Position& pos, Outcome outc
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts) {
   require_utf8(position);
   const Board& board = db.game().board();
-  const Position pos = parse_position(position, db.rules().cows_per_player);
+  const Position pos = parse_position(position, db.rules().cows_per_player, db.game().board());
   nlohmann::json j = to_json(db.probe(pos));
   j["position"] = position;
   const auto ranked = db.moves(pos);
@@ -61,7 +61,8 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
     for (const auto& [m, v] : ranked) {
       nlohmann::json mj = to_json(v);
       mj["move"] = to_string(board, m);
-      if (parts.positions_after) mj["position"] = to_string(db.game().make(pos, m));
+      if (parts.positions_after)
+        mj["position"] = to_string(db.game().make(pos, m), db.game().board());
       j["moves"].push_back(std::move(mj));
     }
   }

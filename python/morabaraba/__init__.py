@@ -10,7 +10,9 @@
 
 A database solved with `morabaraba solve --whole-game --herd N` also answers placing positions
 (cows in hand), e.g. "......../......../........ w 3 3 0", the start of herd 3; `db.herd` is
-that N (0 when the database holds the moving phase only).
+that N (0 when the database holds the moving phase only). A database of the Koti board
+(`--rules koti`) takes the centre as a fourth part, "......../......../......../. w 3 3 0",
+and a blocked player's move is "pass".
 
 Install with `pip install --no-build-isolation ./python` from the project's folder (README.md,
 "Python"). The library (libmorabaraba.so, installed by `cmake --install`) is found, in this

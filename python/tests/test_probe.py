@@ -57,6 +57,7 @@ def random_placing_positions(rng, count, counted):
 
 
 HERD3_START = "......../......../........ w 3 3 0"
+KOTI_START = "......../......../......../. w 3 3 0"
 
 
 def cli(folder, positions):
@@ -108,6 +109,20 @@ class ProbeTest(unittest.TestCase):
     def test_placing_msa_tournament(self):
         positions = random_placing_positions(random.Random(12), 60, counted=False)
         self.compare("msa-tournament", "herd3-msa-tournament", positions + [HERD3_START])
+
+    def test_koti(self):
+        """The Koti board's whole game of herd 3, its position strings with the centre."""
+        positions = ["W......./......../......../. b 2 3 1", "W.W...../B.B...../B......./W b 0 0 0",
+                     "..W...../B.B...../B...W.../W b 0 0 7"]
+        self.compare("koti", "herd3-koti", positions + [KOTI_START])
+        with morabaraba.Database([os.path.join(DB_ROOT, "herd3-koti")]) as db:
+            self.assertEqual(db.probe(KOTI_START), morabaraba.Result("win", 5, "win", 5))
+            self.assertEqual(db.best_move(KOTI_START), "d4")
+            with self.assertRaisesRegex(morabaraba.PositionError, "24-point board"):
+                db.probe(HERD3_START)
+        with morabaraba.Database([os.path.join(DB_ROOT, "herd3-morabaraba")]) as db:
+            with self.assertRaisesRegex(morabaraba.PositionError, "Koti board"):
+                db.probe(KOTI_START)
 
     def test_herd3_start(self):
         """The start of herd 3 as probe_test derives it by forward search, and its best line:
