@@ -3,6 +3,7 @@
 #include <array>
 #include <sstream>
 
+#include "game/bar_text.h"
 #include "game/text.h"
 
 namespace mora {
@@ -38,6 +39,7 @@ std::string to_string(const Board& board, const Move& move) {
   s += board.point_name(move.to);
   for (std::int8_t shot : move.shots)
     if (shot != kNoPoint) s += "x" + board.point_name(shot);
+  if (move.shot_declined) s += "x-";
   return s;
 }
 
@@ -74,16 +76,23 @@ std::string to_string(const Position& pos) {
   s += pos.side_to_move == kWhite ? " w " : " b ";
   s += std::to_string(pos.in_hand[kWhite]) + " " + std::to_string(pos.in_hand[kBlack]) + " " +
        std::to_string(pos.plies_since_mill);
+  for (Color c : {kWhite, kBlack})
+    if (!pos.bars[c].none()) {
+      s += ' ';
+      s += bar_field(Board::morabaraba(), c, pos.bars[c]);
+    }
   return s;
 }
 
 Position parse_position(std::string_view text, int cows_per_player) {
   const auto f = text::fields(text);
-  if (f.size() != 5)
+  if (f.size() < 5 || f.size() > 7 || (f.size() > 5 && !is_bar_field(f[5])) ||
+      (f.size() > 6 && !is_bar_field(f[6])))
     throw ParseError(
         "a position has 5 fields (<outer>/<middle>/<inner> <side> <white in hand> "
-        "<black in hand> <count>), got " +
-        std::to_string(f.size()));
+        "<black in hand> <count>) and then a bar field for each player with a bar "
+        "(bar:w:d1-d2-d3, bar:b:b4-b6), got '" +
+        std::string(text) + "'");
   const auto rings = text::split(f[0], '/');
   if (rings.size() != 3)
     throw ParseError("the board field has 3 rings separated by '/', got " +
@@ -115,6 +124,7 @@ Position parse_position(std::string_view text, int cows_per_player) {
       text::parse_number(f[3], "black's cows in hand", 0, cows_per_player));
   pos.plies_since_mill =
       static_cast<std::uint16_t>(text::parse_number(f[4], "the count", 0, text::kMaxPlyCount));
+  for (std::size_t i = 5; i < f.size(); ++i) parse_bar_field(Board::morabaraba(), f[i], pos);
   validate_position(pos, cows_per_player);
   return pos;
 }
@@ -145,6 +155,7 @@ void validate_position(const Position& pos, int cows_per_player) {
   if (pos.total(waiting) < 3)
     throw ParseError(std::string(kColourNames[waiting]) +
                      " is not to move but has fewer than 3 cows: the game ended before");
+  validate_bars(Board::morabaraba(), pos);
 }
 
 std::string diagram(const Board& board, const Position& pos) {
@@ -164,6 +175,10 @@ std::string diagram(const Board& board, const Position& pos) {
   for (Color c : {kWhite, kBlack})
     s << (c == kWhite ? "  white (W): " : "  black (B): ") << pos.on_board(c) << " on the board, "
       << int{pos.in_hand[c]} << " in hand\n";
+  for (Color c : {kWhite, kBlack})
+    if (!pos.bars[c].none())
+      s << (c == kWhite ? "  white" : "  black")
+        << "'s next turn is barred: " << bar_field(board, c, pos.bars[c]) << '\n';
   return s.str();
 }
 

@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "game/bar_text.h"
 #include "game/movegen.h"
 #include "game/notation.h"
 #include "game/sanmill_fen.h"
@@ -41,6 +42,7 @@ int run_show(const std::vector<std::string>& args) {
   const Position pos = vm->count("position")
                            ? parse_position((*vm)["position"].as<std::string>(), cows)
                            : parse_sanmill_fen((*vm)["sanmill"].as<std::string>(), cows);
+  validate_bars(game.rules(), pos);
   std::cout << diagram(game.board(), pos) << "position: " << to_string(pos) << '\n'
             << "sanmill:  " << to_sanmill_fen(pos, cows) << "\n\n";
   if (const Outcome outcome = game.outcome(pos); outcome != Outcome::kOngoing) {
