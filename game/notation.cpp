@@ -58,7 +58,7 @@ Move parse_move(const Game& game, const Position& pos, std::string_view text) {
   }
   for (auto part : text::split(text, 'x'))
     for (auto name : text::split(part, '-'))
-      if (!game.board().find_point(name))
+      if (part != "-" && !game.board().find_point(name))
         throw ParseError("unknown point '" + std::string(name) + "' in move '" + std::string(text) +
                          "'");
   throw ParseError("'" + std::string(text) + "' is not a legal move in this position");
