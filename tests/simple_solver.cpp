@@ -87,11 +87,14 @@ std::uint64_t SimpleSolver::node(const Position& pos) const {
   return it->second;
 }
 
-Position SimpleSolver::position(std::uint64_t node) const {
-  if (node >= raw_total_) return barred_[node - raw_total_];
+Position SimpleSolver::position(std::uint64_t raw) const {
   Position pos;
-  pos.cows = {movers_[node], others_[node]};
+  pos.cows = {movers_[raw], others_[raw]};
   return pos;
+}
+
+Position SimpleSolver::node_position(std::uint64_t node) const {
+  return node >= raw_total_ ? barred_[node - raw_total_] : position(node);
 }
 
 Position SimpleSolver::child(const Position& pos, const Move& move) const {
@@ -164,7 +167,7 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
     if (in_group(barred_[k].on_board(kWhite), barred_[k].on_board(kBlack)))
       open.push_back(raw_total_ + k);
   // The count runs (or not) alike on every position of a group: the same cows on the board.
-  const bool budgeted = game_.ply_counts(position(open.front()));
+  const bool budgeted = game_.ply_counts(node_position(open.front()));
   const int limit = game_.rules().ply_limit;
   // Exits into earlier groups can decide positions up to one ply past their longest value.
   int horizon = 1;
@@ -181,7 +184,7 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
 #pragma omp for schedule(dynamic, 4096) nowait
       for (std::size_t x = 0; x < open.size(); ++x) {
         const std::uint64_t i = open[x];
-        const Position pos = position(i);
+        const Position pos = node_position(i);
         game_.generate(pos, list);
         int best_win = -1, worst_loss = -1;
         bool all_lost = true;

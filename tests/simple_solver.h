@@ -36,6 +36,9 @@ class SimpleSolver {
   SimpleValue value(const Position& pos) const;
   // The positions with a bar that the groups reach, White to move.
   const std::vector<Position>& barred_positions() const { return barred_; }
+  // The positions without bars, White to move, as position(0) to position(num_raw() - 1).
+  std::uint64_t num_raw() const { return raw_total_; }
+  Position position(std::uint64_t raw) const;
 
  private:
   struct Space {
@@ -57,7 +60,7 @@ class SimpleSolver {
   // The node of a position White to move: its raw index, or after them its place among the
   // barred positions.
   std::uint64_t node(const Position& white_to_move) const;
-  Position position(std::uint64_t node) const;
+  Position node_position(std::uint64_t node) const;
   // The position after `move`, White (the side then to move) to move, with no count.
   Position child(const Position& pos, const Move& move) const;
   void collect_barred_positions();
