@@ -61,6 +61,13 @@ Move parse_move(const Game& game, const Position& pos, std::string_view text) {
       if (part != "-" && !game.board().find_point(name))
         throw ParseError("unknown point '" + std::string(name) + "' in move '" + std::string(text) +
                          "'");
+  // A mill written without its shot: name a legal way to write it.
+  for (const Move& m : list) {
+    const std::string legal = to_string(game.board(), m);
+    if (legal.starts_with(std::string(text) + "x"))
+      throw ParseError("'" + std::string(text) + "' forms a mill: write its shot, as in '" + legal +
+                       "'");
+  }
   throw ParseError("'" + std::string(text) + "' is not a legal move in this position");
 }
 

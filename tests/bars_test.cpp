@@ -58,6 +58,14 @@ TEST(Bars, Mssa1DeclinedShotIsAPlyThatKeepsTheCount) {
   EXPECT_EQ(play(mssa(), pos, "e3-g7x-").plies_since_mill, 5);
   EXPECT_EQ(play(mssa(), pos, "e3-g7xc5").plies_since_mill, 0);
   EXPECT_THROW(parse_move(house003(), pos, "e3-g7x-"), ParseError);  // mandatory there
+  try {
+    parse_move(mssa(), pos, "e3-g7");
+    ADD_FAILURE() << "a mill without its shot accepted";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("forms a mill: write its shot, as in 'e3-g7x"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Bars, Mssa1CowLeavingTwoMillsBarsBoth) {
