@@ -4,6 +4,8 @@
 #include <bit>
 #include <stdexcept>
 
+#include "game/bar_text.h"
+
 namespace mora {
 
 namespace fs = std::filesystem;
@@ -112,6 +114,7 @@ Outcome Database::covered_outcome(const Position& pos) const {
     throw std::invalid_argument("not a position: overlapping cows or cows off the board");
   if (pos.total(opposite(pos.side_to_move)) <= 2)
     throw std::invalid_argument("the game is over: the side not to move has two cows or fewer");
+  validate_bars(rules_, pos);
   if (pos.placing()) {
     if (herd_ == 0)
       throw std::invalid_argument(

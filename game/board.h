@@ -15,6 +15,8 @@ namespace mora {
 using Bitboard = std::uint32_t;  // one bit per point
 using Point = int;               // 0 .. num_points-1
 
+constexpr std::int8_t kNoPoint = -1;
+
 constexpr int kMaxPoints = 25;        // the Koti board's, with its centre
 constexpr int kMaxLinesPerPoint = 6;  // the Koti board's centre
 

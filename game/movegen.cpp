@@ -56,6 +56,7 @@ void Game::generate(const Position& pos, MoveList& list) const {
   list.clear();
   for_each_ply(pos, [&](Point from, Point to, Bitboard shots) {
     Move m{point8(from), point8(to), {kNoPoint, kNoPoint}};
+    m.shot_declined = !shots && !rules_.shot_mandatory && pos.other() && forms_mill(pos, m);
     if (shots) {
       m.shots[0] = point8(std::countr_zero(shots));
       if (std::popcount(shots) == 2) m.shots[1] = point8(31 - std::countl_zero(shots));
@@ -97,11 +98,38 @@ Position Game::make(const Position& pos, const Move& move) const {
     for (std::int8_t s : move.shots)
       if (s != kNoPoint) next.cows[them] &= ~bit(s);
   }
+  next.bars[us] = bar_after(pos, move);
+  // A bar on a cow that was just shot bars nothing: dropped, so that a game state has one
+  // position string.
+  if (next.bars[them].from != kNoPoint && !(next.cows[them] & bit(next.bars[them].from)))
+    next.bars[them] = Bar{};
   const bool resets = forms_mill(pos, move) && (rules_.shot_mandatory || move.num_shots() > 0);
   next.plies_since_mill =
       resets || !ply_counts(pos) ? 0 : static_cast<std::uint16_t>(pos.plies_since_mill + 1);
   next.side_to_move = them;
   return next;
+}
+
+Bar Game::bar_after(const Position& pos, const Move& move) const {
+  if (rules_.mill_reforming == MillReforming::kAllowed || move.from == kNoPoint ||
+      !forms_mill(pos, move))
+    return Bar{};
+  Bar broken;
+  const Bitboard ours = pos.mover();
+  for (int i = 0; i < board_->num_lines(); ++i) {
+    const Bitboard line = board_->line(i);
+    if ((line & bit(move.from)) && (ours & line) == line) broken.lines |= std::uint32_t{1} << i;
+  }
+  if (broken.none() || rules_.mill_reforming == MillReforming::kNotSameMillNextMove) return broken;
+  return Bar{0, move.to, move.from};
+}
+
+int Game::barred_quiet_moves(const Position& pos) const {
+  const Bar& bar = pos.bars[pos.side_to_move];
+  const Bitboard ours = pos.mover();
+  if (bar.from == kNoPoint || !(ours & bit(bar.from)) || (pos.occupied() & bit(bar.to))) return 0;
+  if (!flies(pos, pos.side_to_move) && !(board_->neighbours(bar.from) & bit(bar.to))) return 0;
+  return board_->forms_mill((ours & ~bit(bar.from)) | bit(bar.to), bar.to) ? 0 : 1;
 }
 
 Outcome Game::outcome(const Position& pos, bool apply_ply_limit) const {

@@ -14,12 +14,11 @@
 
 namespace mora {
 
-constexpr std::int8_t kNoPoint = -1;
-
 struct Move {
   std::int8_t from = kNoPoint;  // kNoPoint: a placement (or a pass when `to` is kNoPoint too)
   std::int8_t to = kNoPoint;
   std::array<std::int8_t, 2> shots = {kNoPoint, kNoPoint};  // ascending; kNoPoint when unused
+  bool shot_declined = false;  // a mill whose shot the player skips (where the rules allow it)
 
   bool is_pass() const { return to == kNoPoint; }
   bool is_placement() const { return from == kNoPoint && to != kNoPoint; }
@@ -125,6 +124,9 @@ class Game {
 
   // Cows of `cows` that may be shot: those outside mills, or all when every one is in a mill.
   Bitboard shootable(Bitboard cows) const;
+  // The bar that `move` from `pos` sets for its player's next turn (none unless it moved a cow
+  // out of a mill into a new one under a history preset).
+  Bar bar_after(const Position& pos, const Move& move) const;
   bool flies(const Position& pos, Color c) const {
     return rules_.flying_at != 0 && pos.in_hand[c] == 0 && pos.on_board(c) == rules_.flying_at;
   }
@@ -148,6 +150,19 @@ class Game {
     for_each_shot(pos, mills >= 2 ? rules_.shots_per_double_mill : 1, *first_targets,
                   [&](Bitboard shots) { f(from, to, shots); });
   }
+
+  // Whether `bar` forbids moving from `from` to `to`, which leaves the mover's cows `after`.
+  bool barred(const Bar& bar, Point from, Point to, Bitboard after) const {
+    if (bar.from == from && bar.to == to) return true;
+    for (std::uint32_t lines = bar.lines; lines; lines &= lines - 1) {
+      const Bitboard line = board_->line(std::countr_zero(lines));
+      if ((after & line) == line) return true;
+    }
+    return false;
+  }
+  // 1 when the bar of the side to move forbids a move that forms no mill (house-003's move
+  // straight back), else 0.
+  int barred_quiet_moves(const Position& pos) const;
 
   Rules rules_;
   const Board* board_;
@@ -193,8 +208,10 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
   std::optional<Bitboard> first_targets;  // computed at the first mill: most positions have none
   // A move away from a line never completes it, so the mill points of `ours` cover them all.
   const Bitboard mill_points = board_->mill_points(ours);
+  const Bar& bar = pos.bars[us];
   auto emit = [&](Point from, Point to) {
     const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
+    if (barred(bar, from, to, after)) return;
     const int mills = mill_points & bit(to) ? board_->mills_formed(after, to) : 0;
     if (mills == 0) {
       f(from, to, Bitboard{0});
@@ -235,12 +252,16 @@ int Game::for_each_mill_ply(const Position& pos, const MillCandidates& candidate
   }
   std::optional<Bitboard> first_targets;
   int mill_moves = 0;
+  const Bar& bar = pos.bars[us];
   for (const MillCandidates::Candidate& c : candidates.candidates()) {
     if (!(empty & bit(c.to))) continue;
-    ++mill_moves;
+    ++mill_moves;  // a barred mill is no quiet ply either
+    if (!bar.none() &&
+        barred(bar, c.from, c.to, (c.from == kNoPoint ? ours : ours & ~bit(c.from)) | bit(c.to)))
+      continue;
     for_each_mill_shot(pos, c.from, c.to, c.mills, first_targets, f);
   }
-  return plies - mill_moves;
+  return plies - mill_moves - barred_quiet_moves(pos);
 }
 
 }  // namespace mora

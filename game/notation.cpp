@@ -5,6 +5,7 @@
 #include <span>
 #include <sstream>
 
+#include "game/bar_text.h"
 #include "game/text.h"
 
 namespace mora {
@@ -78,6 +79,7 @@ std::string to_string(const Board& board, const Move& move) {
   s += board.point_name(move.to);
   for (std::int8_t shot : move.shots)
     if (shot != kNoPoint) s += "x" + board.point_name(shot);
+  if (move.shot_declined) s += "x-";
   return s;
 }
 
@@ -96,9 +98,16 @@ Move parse_move(const Game& game, const Position& pos, std::string_view text) {
   }
   for (auto part : text::split(text, 'x'))
     for (auto name : text::split(part, '-'))
-      if (!game.board().find_point(name))
+      if (part != "-" && !game.board().find_point(name))
         throw ParseError("unknown point '" + std::string(name) + "' in move '" + std::string(text) +
                          "'");
+  // A mill written without its shot: name a legal way to write it.
+  for (const Move& m : list) {
+    const std::string legal = to_string(game.board(), m);
+    if (legal.starts_with(std::string(text) + "x"))
+      throw ParseError("'" + std::string(text) + "' forms a mill: write its shot, as in '" + legal +
+                       "'");
+  }
   throw ParseError("'" + std::string(text) + "' is not a legal move in this position");
 }
 
@@ -111,15 +120,22 @@ std::string to_string(const Position& pos, const Board& board) {
   s += pos.side_to_move == kWhite ? " w " : " b ";
   s += std::to_string(pos.in_hand[kWhite]) + " " + std::to_string(pos.in_hand[kBlack]) + " " +
        std::to_string(pos.plies_since_mill);
+  for (Color c : {kWhite, kBlack})
+    if (!pos.bars[c].none()) {
+      s += ' ';
+      s += bar_field(board, c, pos.bars[c]);
+    }
   return s;
 }
 
 Position parse_position(std::string_view text, int cows_per_player, const Board& board) {
   const auto f = text::fields(text);
-  if (f.size() != 5)
+  if (f.size() < 5 || f.size() > 7 || (f.size() > 5 && !is_bar_field(f[5])) ||
+      (f.size() > 6 && !is_bar_field(f[6])))
     throw ParseError("a position has 5 fields (" + part_layout(board) +
-                     " <side> <white in hand> <black in hand> <count>), got " +
-                     std::to_string(f.size()));
+                     " <side> <white in hand> <black in hand> <count>) and then a bar field for "
+                     "each player with a bar (bar:w:d1-d2-d3, bar:b:b4-b6), got " +
+                     std::to_string(f.size()) + " in '" + std::string(text) + "'");
   const auto parts = text::split(f[0], '/');
   const int expected = num_parts(board);
   if (static_cast<int>(parts.size()) != expected) {
@@ -160,11 +176,12 @@ Position parse_position(std::string_view text, int cows_per_player, const Board&
       text::parse_number(f[3], "black's cows in hand", 0, cows_per_player));
   pos.plies_since_mill =
       static_cast<std::uint16_t>(text::parse_number(f[4], "the count", 0, text::kMaxPlyCount));
-  validate_position(pos, cows_per_player);
+  for (std::size_t i = 5; i < f.size(); ++i) parse_bar_field(board, f[i], pos);
+  validate_position(pos, cows_per_player, board);
   return pos;
 }
 
-void validate_position(const Position& pos, int cows_per_player) {
+void validate_position(const Position& pos, int cows_per_player, const Board& board) {
   static constexpr const char* kColourNames[] = {"white", "black"};
   for (Color c : {kWhite, kBlack})
     if (pos.total(c) > cows_per_player)
@@ -190,6 +207,7 @@ void validate_position(const Position& pos, int cows_per_player) {
   if (pos.total(waiting) < 3)
     throw ParseError(std::string(kColourNames[waiting]) +
                      " is not to move but has fewer than 3 cows: the game ended before");
+  validate_bars(board, pos);
 }
 
 std::string diagram(const Board& board, const Position& pos) {
@@ -211,6 +229,10 @@ std::string diagram(const Board& board, const Position& pos) {
   for (Color c : {kWhite, kBlack})
     s << (c == kWhite ? "  white (W): " : "  black (B): ") << pos.on_board(c) << " on the board, "
       << int{pos.in_hand[c]} << " in hand\n";
+  for (Color c : {kWhite, kBlack})
+    if (!pos.bars[c].none())
+      s << (c == kWhite ? "  white" : "  black")
+        << "'s next turn is barred: " << bar_field(board, c, pos.bars[c]) << '\n';
   return s.str();
 }
 

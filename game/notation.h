@@ -1,5 +1,6 @@
-// Text forms: point names, plies (`d6`, `a1-a4`, `d6xg7`, `b4-b2xf4`, `d6xg7xa1`), and the
-// position string of RULES.md. Parsing failures throw ParseError naming what is wrong.
+// Text forms: point names, plies (`d6`, `a1-a4`, `d6xg7`, `b4-b2xf4`, `d6xg7xa1`, `d6x-` for a
+// declined shot), and the position string of RULES.md. Parsing failures throw ParseError naming
+// what is wrong.
 #pragma once
 
 #include <stdexcept>
@@ -19,16 +20,19 @@ std::string to_string(const Board& board, const Move& move);
 // Parses a ply and checks that it is legal in `pos`.
 Move parse_move(const Game& game, const Position& pos, std::string_view text);
 
-// `<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>`; on the Koti board
-// the centre follows the rings as a fourth part of the board field, `<outer>/<middle>/<inner>/
-// <centre>`. A string of the other board is refused with a message that says so.
+// `<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>`, then the bar fields
+// of game/bar_text.h, white's first, for the players with a bar; on the Koti board the centre
+// follows the rings as a fourth part of the board field, `<outer>/<middle>/<inner>/<centre>`.
+// A string of the other board is refused with a message that says so.
 std::string to_string(const Position& pos, const Board& board = Board::morabaraba());
 Position parse_position(std::string_view text, int cows_per_player = 12,
                         const Board& board = Board::morabaraba());
 // Throws ParseError unless `pos` could stand in a game: at most `cows_per_player` cows a colour,
 // hands that fit the side to move while placing (White places first), a count no larger than
-// the plies played while placing, and the side not to move still with three cows or more.
-void validate_position(const Position& pos, int cows_per_player = 12);
+// the plies played while placing, the side not to move still with three cows or more, and bars
+// that could have arisen (validate_bars()).
+void validate_position(const Position& pos, int cows_per_player = 12,
+                       const Board& board = Board::morabaraba());
 
 // The board diagram of RULES.md with the cows drawn in (W, B, '.' for an empty point), ranks
 // and files on its edges, then the side to move and the cows of each colour.

@@ -1,11 +1,12 @@
-// A position: cows as bitboards, the side to move, cows in hand, and the plies since the last
-// mill (for the ply-limit draw rule).
+// A position: cows as bitboards, the side to move, cows in hand, the plies since the last
+// mill (for the ply-limit draw rule), and the bars of the history presets.
 #pragma once
 
 #include <array>
 #include <bit>
 #include <cstdint>
 
+#include "game/bar.h"
 #include "game/board.h"
 
 namespace mora {
@@ -20,6 +21,8 @@ struct Position {
   std::array<std::uint8_t, 2> in_hand{};
   Color side_to_move = kWhite;
   std::uint16_t plies_since_mill = 0;
+  // By Color: what that player's next turn may not do (none outside mssa-1 and house-003).
+  std::array<Bar, 2> bars{};
 
   static Position start(int cows_per_player = 12) {
     Position p;
@@ -42,6 +45,7 @@ struct Position {
     p.cows = {cows[1], cows[0]};
     p.in_hand = {in_hand[1], in_hand[0]};
     p.side_to_move = opposite(side_to_move);
+    p.bars = {bars[1], bars[0]};
     return p;
   }
 

@@ -128,8 +128,8 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
 void check_solvable(const Rules& rules) {
   if (rules.needs_history())
     throw std::invalid_argument("rules '" + rules.name +
-                                "' restrict re-forming mills, which needs the previous move in "
-                                "the position; this solver does not model that yet");
+                                "' bar re-forming a mill on the next turn; show and perft play "
+                                "them, but the solver does not solve their bars yet");
   if (!rules.shot_mandatory)
     throw std::invalid_argument("rules '" + rules.name +
                                 "' let a player skip the shot; not solved yet");

@@ -37,11 +37,12 @@ class MoveGenAgainstReference : public ::testing::TestWithParam<const char*> {};
 TEST_P(MoveGenAgainstReference, SamePliesAndSameResultingPositions) {
   const Game game(Rules::preset(GetParam()));
   const bool counts_every_ply = game.rules().ply_limit_scope == PlyLimitScope::kAllPlies;
-  int positions = 0, moving = 0, flying = 0, double_shots = 0;
+  int positions = 0, moving = 0, flying = 0, double_shots = 0, barred = 0;
   random_playouts(game, 80, 2024, [&](const Position& pos) {
     ++positions;
     moving += !pos.placing();
     flying += game.flies(pos, pos.side_to_move);
+    barred += !pos.bars[pos.side_to_move].none();
     MoveList list;
     game.generate(pos, list);
     ASSERT_LT(list.size(), kMaxPlies);
@@ -59,6 +60,8 @@ TEST_P(MoveGenAgainstReference, SamePliesAndSameResultingPositions) {
       ASSERT_EQ(got.side, expected.side);
       ASSERT_EQ(got.hand_w, expected.hand_w);
       ASSERT_EQ(got.hand_b, expected.hand_b);
+      ASSERT_EQ(got.bar_w, expected.bar_w) << to_string(pos) << ' ' << ply.text();
+      ASSERT_EQ(got.bar_b, expected.bar_b) << to_string(pos) << ' ' << ply.text();
       if (counts_every_ply) {
         ASSERT_EQ(got.count, expected.count) << ply.text();
       }
@@ -71,6 +74,9 @@ TEST_P(MoveGenAgainstReference, SamePliesAndSameResultingPositions) {
   }
   if (game.rules().shots_per_double_mill == 2) {
     EXPECT_GT(double_shots, 0);
+  }
+  if (game.rules().needs_history()) {
+    EXPECT_GT(barred, 0);
   }
 }
 
@@ -99,7 +105,7 @@ TEST_P(MoveGenAgainstReference, MillPliesAndQuietCountAsInForEachPly) {
 
 INSTANTIATE_TEST_SUITE_P(Presets, MoveGenAgainstReference,
                          ::testing::Values("morabaraba", "msa-tournament", "online", "mssa-1",
-                                           "koti"));
+                                           "house-003", "koti"));
 
 TEST(MoveGen, EveryPlyPrintsAndParsesBack) {
   const Game game(Rules::preset("msa-tournament"));

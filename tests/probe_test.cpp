@@ -128,6 +128,10 @@ TEST(Probe, RejectsWhatItCannotAnswer) {
   EXPECT_THROW(db.probe(overlapping), std::invalid_argument);
   EXPECT_THROW(db.probe(parse_position("WWWW..../.B....B./.....B.. w 0 0 0")), std::out_of_range);
   EXPECT_THROW(Database({fs::path("/nonexistent")}), TableError);
+  // A bar (of mssa-1) in a position of rules that have none: an error, never a value.
+  const Position barred = parse_position("BB.W.WW./B..W..../B..W.... b 0 0 0 bar:w:a1-d1-g1");
+  EXPECT_THROW(db.probe(barred), ParseError);
+  EXPECT_THROW(db.moves(barred), ParseError);
 }
 
 TEST(Probe, ThreadsGetTheSingleThreadedAnswers) {

@@ -85,6 +85,61 @@ int hand(const RefPosition& pos, char side) {
   return side == 'W' ? pos.hand_w : pos.hand_b;
 }
 
+RefBar& bar(RefPosition& pos, char side) {
+  return side == 'W' ? pos.bar_w : pos.bar_b;
+}
+const RefBar& bar(const RefPosition& pos, char side) {
+  return side == 'W' ? pos.bar_w : pos.bar_b;
+}
+
+std::array<int, 3> ascending(std::array<int, 3> line) {
+  std::sort(line.begin(), line.end());
+  return line;
+}
+
+RefBar bar_from(const Board& board, const Bar& b) {
+  RefBar r;
+  for (int i = 0; i < board.num_lines(); ++i) {
+    if (!(b.lines & (1u << i))) continue;
+    std::array<int, 3> line{};
+    int k = 0;
+    for (Point p = 0; p < board.num_points(); ++p)
+      if (board.line(i) & bit(p)) line[k++] = point_index(board.point_name(p));
+    r.lines.push_back(ascending(line));
+  }
+  std::sort(r.lines.begin(), r.lines.end());
+  if (b.from != kNoPoint) {
+    r.from = point_index(board.point_name(b.from));
+    r.to = point_index(board.point_name(b.to));
+  }
+  return r;
+}
+
+// The history rules: whether `side`'s bar forbids the step from `from` that left `after`.
+bool barred(const RefPosition& after, char side, int from, int to) {
+  const RefBar& b = bar(after, side);
+  if (b.from == from && b.to == to && from >= 0) return true;
+  for (const auto& line : b.lines)
+    if (after.at[line[0]] == side && after.at[line[1]] == side && after.at[line[2]] == side)
+      return true;
+  return false;
+}
+
+// The bar that the step from `from` to `to` by `side` on `before` sets for `side`'s next turn.
+RefBar bar_set_by(const Rules& rules, const RefPosition& before, char side, int from, int to,
+                  bool mill) {
+  RefBar b;
+  if (rules.mill_reforming == MillReforming::kAllowed || from < 0 || !mill) return b;
+  for (const auto& line : tables(before.koti).lines)
+    if (std::find(line.begin(), line.end(), from) != line.end() && before.at[line[0]] == side &&
+        before.at[line[1]] == side && before.at[line[2]] == side)
+      b.lines.push_back(ascending(line));
+  if (b.lines.empty()) return b;
+  std::sort(b.lines.begin(), b.lines.end());
+  if (rules.mill_reforming == MillReforming::kNoMoveStraightBack) return RefBar{{}, to, from};
+  return b;
+}
+
 int on_board(const RefPosition& pos, char side) {
   return static_cast<int>(std::count(pos.at.begin(), pos.at.end(), side));
 }
@@ -152,6 +207,7 @@ std::string RefPly::text() const {
   for (int p : shots) names.emplace_back(point_name(p));
   std::sort(names.begin(), names.end());
   for (const auto& n : names) s += "x" + n;
+  if (declined) s += "x-";
   return s;
 }
 
@@ -171,6 +227,10 @@ RefPosition from_position(const Position& pos, BoardKind board_kind) {
   r.hand_w = pos.in_hand[kWhite];
   r.hand_b = pos.in_hand[kBlack];
   r.count = pos.plies_since_mill;
+  // Bars name lines by their index on the position's own board.
+  const Board& own = r.koti ? Board::koti() : Board::morabaraba();
+  r.bar_w = bar_from(own, pos.bars[kWhite]);
+  r.bar_b = bar_from(own, pos.bars[kBlack]);
   return r;
 }
 
@@ -201,6 +261,7 @@ std::vector<RefPly> plies(const Rules& rules, const RefPosition& pos) {
     RefPosition after = pos;
     if (from >= 0) after.at[from] = '.';
     after.at[to] = us;
+    if (barred(after, us, from, to)) continue;
     const int mills = mills_at(after, to, us);
     if (mills == 0) {
       out.push_back({from, to, {}});
@@ -209,8 +270,8 @@ std::vector<RefPly> plies(const Rules& rules, const RefPosition& pos) {
     std::set<std::vector<int>> shot_sets;
     std::vector<int> taken;
     shoot(rules, after, them, mills >= 2 ? rules.shots_per_double_mill : 1, taken, shot_sets);
-    if (!rules.shot_mandatory) shot_sets.insert(std::vector<int>{});  // the skip
     for (const auto& shots : shot_sets) out.push_back({from, to, shots});
+    if (!rules.shot_mandatory && on_board(pos, them) > 0) out.push_back({from, to, {}, true});
   }
   if (out.empty() && !rules.blocked_player_loses && !full) out.push_back({-1, -1, {}});
   return out;
@@ -229,6 +290,9 @@ RefPosition apply(const Rules& rules, const RefPosition& pos, const RefPly& ply)
     mill = mills_at(next, ply.to, us) > 0;
     for (int p : ply.shots) next.at[p] = '.';
   }
+  bar(next, us) = bar_set_by(rules, pos, us, ply.from, ply.to, mill);
+  RefBar& theirs = bar(next, opponent(us));
+  if (theirs.from >= 0 && next.at[theirs.from] != opponent(us)) theirs = RefBar{};
   // The house rules' counter (rule 9); the tests compare it only under presets that count
   // every ply.
   next.count = mill && (rules.shot_mandatory || !ply.shots.empty()) ? 0 : pos.count + 1;
@@ -248,7 +312,8 @@ std::uint64_t perft(const Rules& rules, const RefPosition& pos, int depth) {
 std::string canonical(const Board& board, const Move& move) {
   RefPly r{move.from == kNoPoint ? -1 : point_index(board.point_name(move.from)),
            move.to == kNoPoint ? -1 : point_index(board.point_name(move.to)),
-           {}};
+           {},
+           move.shot_declined};
   for (std::int8_t s : move.shots)
     if (s != kNoPoint) r.shots.push_back(point_index(board.point_name(s)));
   return r.text();

@@ -24,18 +24,27 @@ constexpr int kPoints = 25;  // the Koti board's; the 24-point board leaves the 
 std::string_view point_name(int i);
 int point_index(std::string_view name);  // -1 when no such point
 
+// What a player's next turn may not do after it moved a cow out of a mill into a new one.
+struct RefBar {
+  std::vector<std::array<int, 3>> lines;  // mssa-1: lines it may not form, points ascending
+  int from = -1, to = -1;                 // house-003: the cow on `from` may not go to `to`
+  bool operator==(const RefBar&) const = default;
+};
+
 struct RefPosition {
   std::array<char, kPoints> at{};  // 'W', 'B' or '.'; '#' for no point (d4 off the Koti board)
   bool koti = false;               // the board: Koti or the 24-point one
   char side = 'W';
   int hand_w = 0, hand_b = 0;
-  int count = 0;  // plies since the last mill
+  int count = 0;        // plies since the last mill
+  RefBar bar_w, bar_b;  // each player's bar
 };
 
 struct RefPly {
   int from = -1;  // -1: a placement
   int to = -1;    // -1 with from -1: a pass
   std::vector<int> shots;
+  bool declined = false;  // formed a mill and shot nothing by choice
   // Our notation with the shots sorted by point name, so the two generators compare as sets.
   std::string text() const;
 };

@@ -234,7 +234,7 @@ TEST(Rules, SixtiethPlyThatBlocksTheOpponentWins) {
 TEST(Rules, ShotMayBeSkippedUnderMssa1) {
   const Game mssa(Rules::preset("mssa-1"));
   const Position pos = position_from_names("a7 d7", "g1 g4", kWhite, 10, 10);
-  EXPECT_EQ(starting_with(mssa, pos, "g7"), (Plies{"g7", "g7xg1", "g7xg4"}));
+  EXPECT_EQ(starting_with(mssa, pos, "g7"), (Plies{"g7x-", "g7xg1", "g7xg4"}));
 }
 
 TEST(Rules, PresetsByName) {

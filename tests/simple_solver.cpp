@@ -8,21 +8,31 @@
 #include "raw_index.h"
 
 namespace mora::testing {
+namespace {
+
+std::uint32_t bar_code(const Bar& bar) {
+  if (bar.from == kNoPoint) return bar.lines;
+  return (1u << 31) | (static_cast<std::uint32_t>(bar.from) << 8) |
+         static_cast<std::uint8_t>(bar.to);
+}
+
+bool has_bar(const Position& pos) {
+  return !pos.bars[kWhite].none() || !pos.bars[kBlack].none();
+}
+
+}  // namespace
 
 SimpleSolver::SimpleSolver(const Game& game,
                            const std::vector<std::vector<std::pair<int, int>>>& groups)
     : game_(game) {
   const int n = game.board().num_points();
-  std::uint64_t total = 0;
   for (const auto& g : groups)
     for (auto [m, o] : g) {
-      spaces_.push_back({m, o, total});
-      total += binomial(n, m) * binomial(n - m, o);
+      spaces_.push_back({m, o, raw_total_});
+      raw_total_ += binomial(n, m) * binomial(n - m, o);
     }
-  movers_.resize(total);
-  others_.resize(total);
-  pure_.resize(total);
-  rule_.resize(total);
+  movers_.resize(raw_total_);
+  others_.resize(raw_total_);
   // Sets of k points in increasing order of their bit patterns (Gosper's hack), which is the
   // colex order raw_index() ranks by.
   auto next_set = [](std::uint32_t v) {
@@ -46,10 +56,18 @@ SimpleSolver::SimpleSolver(const Game& game,
       }
     }
   }
+  if (game_.rules().needs_history()) collect_barred_positions();
+  pure_.resize(raw_total_ + barred_.size());
+  rule_.resize(raw_total_ + barred_.size());
   for (const auto& g : groups) {
     solve_group(g, false);
     if (game_.rules().ply_limit > 0) solve_group(g, true);
   }
+}
+
+bool SimpleSolver::inside(int mover, int other) const {
+  return std::any_of(spaces_.begin(), spaces_.end(),
+                     [&](const Space& sp) { return sp.mover == mover && sp.other == other; });
 }
 
 std::uint64_t SimpleSolver::raw_index(std::uint32_t mover, std::uint32_t other) const {
@@ -63,8 +81,73 @@ std::uint64_t SimpleSolver::raw_index(std::uint32_t mover, std::uint32_t other) 
   throw std::out_of_range("position outside the simple solver's subspaces");
 }
 
+std::uint64_t SimpleSolver::node(const Position& pos) const {
+  const std::uint64_t raw = raw_index(pos.cows[kWhite], pos.cows[kBlack]);
+  if (!has_bar(pos)) return raw;
+  const auto it = barred_nodes_.find({raw, bar_code(pos.bars[kWhite]), bar_code(pos.bars[kBlack])});
+  if (it == barred_nodes_.end())
+    throw std::out_of_range("a position with a bar that the simple solver's groups never reach");
+  return it->second;
+}
+
+Position SimpleSolver::position(std::uint64_t raw) const {
+  Position pos;
+  pos.cows = {movers_[raw], others_[raw]};
+  return pos;
+}
+
+Position SimpleSolver::node_position(std::uint64_t node) const {
+  return node >= raw_total_ ? barred_[node - raw_total_] : position(node);
+}
+
+Position SimpleSolver::child(const Position& pos, const Move& move) const {
+  Position next = game_.make(pos, move).colour_swapped();
+  next.plies_since_mill = 0;
+  return next;
+}
+
+void SimpleSolver::collect_barred_positions() {
+  // Every barred child of the groups' positions, then theirs, until no new one turns up.
+  std::vector<Position> found;
+  auto barred_children = [&](const Position& pos, MoveList& list, std::vector<Position>& out) {
+    game_.generate(pos, list);
+    for (const Move& mv : list) {
+      const Position c = child(pos, mv);
+      if (has_bar(c) && c.total(kWhite) > 2 && inside(c.on_board(kWhite), c.on_board(kBlack)))
+        out.push_back(c);
+    }
+  };
+#pragma omp parallel
+  {
+    std::vector<Position> mine;
+    MoveList list;
+#pragma omp for schedule(dynamic, 4096) nowait
+    for (std::uint64_t i = 0; i < raw_total_; ++i) barred_children(position(i), list, mine);
+#pragma omp critical
+    found.insert(found.end(), mine.begin(), mine.end());
+  }
+  MoveList list;
+  while (!found.empty()) {
+    std::vector<Position> next;
+    for (const Position& pos : found) {
+      const BarredKey key{raw_index(pos.cows[kWhite], pos.cows[kBlack]), bar_code(pos.bars[kWhite]),
+                          bar_code(pos.bars[kBlack])};
+      if (!barred_nodes_.emplace(key, raw_total_ + barred_.size()).second) continue;
+      barred_.push_back(pos);
+      barred_children(pos, list, next);
+    }
+    found = std::move(next);
+  }
+}
+
 SimpleValue SimpleSolver::value(std::uint32_t mover, std::uint32_t other) const {
-  const std::uint64_t i = raw_index(mover, other);
+  Position pos;
+  pos.cows = {mover, other};
+  return value(pos);
+}
+
+SimpleValue SimpleSolver::value(const Position& pos) const {
+  const std::uint64_t i = node(pos.side_to_move == kWhite ? pos : pos.colour_swapped());
   auto sign = [](int v) { return (v > 0) - (v < 0); };
   return {sign(pure_[i]), std::abs(pure_[i]) - (pure_[i] != 0), sign(rule_[i]),
           std::abs(rule_[i]) - (rule_[i] != 0)};
@@ -75,19 +158,26 @@ SimpleValue SimpleSolver::value(std::uint32_t mover, std::uint32_t other) const 
 void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bool rule_part) {
   std::vector<std::int16_t>& values = rule_part ? rule_ : pure_;
   std::vector<std::uint64_t> open;
+  auto in_group = [&](int m, int o) {
+    return std::find(group.begin(), group.end(), std::pair{m, o}) != group.end();
+  };
   for (const Space& sp : spaces_)
-    for (auto [m, o] : group)
-      if (sp.mover == m && sp.other == o) {
-        const int n = game_.board().num_points();
-        const std::uint64_t size = binomial(n, m) * binomial(n - m, o);
-        for (std::uint64_t i = 0; i < size; ++i) open.push_back(sp.offset + i);
-      }
+    if (in_group(sp.mover, sp.other)) {
+      const int n = game_.board().num_points();
+      const std::uint64_t size = binomial(n, sp.mover) * binomial(n - sp.mover, sp.other);
+      for (std::uint64_t i = 0; i < size; ++i) open.push_back(sp.offset + i);
+    }
+  for (std::uint64_t k = 0; k < barred_.size(); ++k)
+    if (in_group(barred_[k].on_board(kWhite), barred_[k].on_board(kBlack)))
+      open.push_back(raw_total_ + k);
+  // The count runs (or not) alike on every position of a group: the same cows on the board.
+  const bool budgeted = game_.ply_counts(node_position(open.front()));
   const int limit = game_.rules().ply_limit;
   // Exits into earlier groups can decide positions up to one ply past their longest value.
   int horizon = 1;
   if (!rule_part)
     for (std::int16_t v : pure_) horizon = std::max(horizon, std::abs(int{v}) + 1);
-  for (int k = 0; !open.empty() && (!rule_part || k <= limit); ++k) {
+  for (int k = 0; !open.empty() && (!rule_part || !budgeted || k <= limit); ++k) {
     std::vector<std::pair<std::uint64_t, std::int16_t>> found;
     std::vector<std::uint64_t> still_open;
 #pragma omp parallel
@@ -98,27 +188,22 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
 #pragma omp for schedule(dynamic, 4096) nowait
       for (std::size_t x = 0; x < open.size(); ++x) {
         const std::uint64_t i = open[x];
-        Position pos;
-        pos.cows = {movers_[i], others_[i]};
+        const Position pos = node_position(i);
         game_.generate(pos, list);
         int best_win = -1, worst_loss = -1;
         bool all_lost = true;
         for (const Move& mv : list) {
-          // The child, with its side to move first (after a pass, the same cows).
-          std::uint32_t child_mover = others_[i];
-          for (auto shot : mv.shots)
-            if (shot != kNoPoint) child_mover &= ~(1u << shot);
-          const std::uint32_t child_other =
-              mv.is_pass() ? movers_[i] : (movers_[i] & ~(1u << mv.from)) | (1u << mv.to);
-          const bool mill = mv.num_shots() > 0;
+          const Position c = child(pos, mv);
+          // A shot restarts the count; a declined one does not.
+          const bool shot = mv.num_shots() > 0;
           int child_loss = -1, child_win = -1;  // the child's outcome for its side to move
-          if (std::popcount(child_mover) <= 2) {
+          if (c.total(kWhite) <= 2) {
             child_loss = 0;
           } else {
             // Undecided children (and drawn ones of earlier groups) are 0: no information.
-            const int v = values[raw_index(child_mover, child_other)];
-            if (v < 0) child_loss = rule_part && mill ? 0 : -v - 1;
-            if (v > 0) child_win = rule_part && mill ? 0 : v - 1;
+            const int v = values[node(c)];
+            if (v < 0) child_loss = rule_part && shot ? 0 : -v - 1;
+            if (v > 0) child_win = rule_part && shot ? 0 : v - 1;
           }
           if (child_loss >= 0)
             best_win = best_win < 0 ? child_loss + 1 : std::min(best_win, child_loss + 1);

@@ -1,9 +1,16 @@
 // A deliberately simple solver for the tests: raw positions (no symmetry), forward move
 // generation only, and level-by-level sweeps straight from the definitions in RULES.md. It
 // shares no code with the real solver beyond the move generator.
+//
+// Under the history presets (mssa-1, house-003) a position also holds the bars of both
+// players; the positions with a bar that the groups reach from their own positions are found
+// by forward generation and solved with the rest. The ply limit runs only in the groups where
+// the preset's count runs (Game::ply_counts); elsewhere the ply-limit part has no budget, and
+// its values are those of the game whose exits are scored by the ply-limit values below.
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "game/movegen.h"
@@ -24,20 +31,49 @@ class SimpleSolver {
   SimpleSolver(const Game& game, const std::vector<std::vector<std::pair<int, int>>>& groups);
 
   SimpleValue value(std::uint32_t mover, std::uint32_t other) const;
+  // A moving-phase position of the groups (with or without bars); throws std::out_of_range
+  // for a barred position the groups do not reach.
+  SimpleValue value(const Position& pos) const;
+  // The positions with a bar that the groups reach, White to move.
+  const std::vector<Position>& barred_positions() const { return barred_; }
+  // The positions without bars, White to move, as position(0) to position(num_raw() - 1).
+  std::uint64_t num_raw() const { return raw_total_; }
+  Position position(std::uint64_t raw) const;
 
  private:
   struct Space {
     int mover, other;
     std::uint64_t offset;
   };
+  struct BarredKey {
+    std::uint64_t raw;
+    std::uint32_t mover_bar, other_bar;
+    bool operator==(const BarredKey&) const = default;
+  };
+  struct BarredHash {
+    std::size_t operator()(const BarredKey& k) const {
+      return k.raw * 0x9E3779B97F4A7C15ULL ^ k.mover_bar * 0xC2B2AE3D27D4EB4FULL ^ k.other_bar;
+    }
+  };
   std::uint64_t raw_index(std::uint32_t mover, std::uint32_t other) const;
+  bool inside(int mover, int other) const;
+  // The node of a position White to move: its raw index, or after them its place among the
+  // barred positions.
+  std::uint64_t node(const Position& white_to_move) const;
+  Position node_position(std::uint64_t node) const;
+  // The position after `move`, White (the side then to move) to move, with no count.
+  Position child(const Position& pos, const Move& move) const;
+  void collect_barred_positions();
   void solve_group(const std::vector<std::pair<int, int>>& group, bool rule_part);
 
   const Game& game_;
   std::vector<Space> spaces_;
+  std::uint64_t raw_total_ = 0;
   std::vector<std::uint32_t> movers_, others_;  // the position of each raw index
-  // Per raw position and part: 0 undecided (or drawn, once its group is done), d + 1 for a
-  // win in d, -(d + 1) for a loss in d.
+  std::vector<Position> barred_;
+  std::unordered_map<BarredKey, std::uint64_t, BarredHash> barred_nodes_;
+  // Per node and part: 0 undecided (or drawn, once its group is done), d + 1 for a win in d,
+  // -(d + 1) for a loss in d.
   std::vector<std::int16_t> pure_, rule_;
 };
 

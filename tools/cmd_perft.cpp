@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "game/bar_text.h"
 #include "game/movegen.h"
 #include "game/notation.h"
 #include "tools/options.h"
@@ -22,6 +23,7 @@ int run_perft(const std::vector<std::string>& args) {
   const Position pos = vm->count("position")
                            ? parse_position((*vm)["position"].as<std::string>(), herd, game.board())
                            : Position::start(herd);
+  validate_bars(game.rules(), pos);
   for (int d = 1; d <= depth; ++d) std::cout << "perft " << d << ' ' << perft(game, pos, d) << '\n';
   return 0;
 }

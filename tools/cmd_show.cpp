@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "game/bar_text.h"
 #include "game/movegen.h"
 #include "game/notation.h"
 #include "game/sanmill_fen.h"
@@ -42,6 +43,7 @@ int run_show(const std::vector<std::string>& args) {
   const Position pos = vm->count("position")
                            ? parse_position((*vm)["position"].as<std::string>(), cows, board)
                            : parse_sanmill_fen((*vm)["sanmill"].as<std::string>(), cows, board);
+  validate_bars(game.rules(), pos);
   std::cout << diagram(board, pos) << "position: " << to_string(pos, board) << '\n';
   if (sanmill_has(board)) std::cout << "sanmill:  " << to_sanmill_fen(pos, cows, board) << '\n';
   std::cout << '\n';

@@ -52,12 +52,7 @@ int herd_from(const po::variables_map& vm) {
 }
 
 Rules rules_from(const po::variables_map& vm) {
-  Rules rules = Rules::preset(vm["rules"].as<std::string>());
-  if (rules.needs_history())
-    throw std::invalid_argument("rules '" + rules.name +
-                                "' forbid re-forming a mill depending on the previous move, "
-                                "which positions do not record yet: not supported");
-  return rules;
+  return Rules::preset(vm["rules"].as<std::string>());
 }
 
 }  // namespace mora::tools

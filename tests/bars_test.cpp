@@ -1,0 +1,208 @@
+// The history rules of mssa-1 and house-003 (RULES.md): the bars a turn sets and the next
+// turn honours, the declined shot, their position-string fields and the errors for bars that
+// cannot be, and perft from positions with bars.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "game/bar_text.h"
+#include "game/movegen.h"
+#include "game/notation.h"
+#include "tests/reference_movegen.h"
+
+namespace mora {
+namespace {
+
+using Plies = std::set<std::string>;
+
+const Game& mssa() {
+  static const Game game(Rules::preset("mssa-1"));
+  return game;
+}
+const Game& house003() {
+  static const Game game(Rules::preset("house-003"));
+  return game;
+}
+
+Position play(const Game& game, const Position& pos, std::string_view move) {
+  return game.make(pos, parse_move(game, pos, move));
+}
+
+// White: the mill a1-d1-g1, f4 and e4; g1-g4 breaks the mill and forms g4-f4-e4. Black: the
+// mill a7-b6-c5 and d7, the only cow that may be shot.
+constexpr std::string_view kBreakAndForm = "BB..WWW./B..W..../B..W.... w 0 0 0";
+
+TEST(Bars, Mssa1BarsTheBrokenLineForOneTurnShotOrNot) {
+  const Position start = parse_position(kBreakAndForm);
+  EXPECT_EQ(ref::canonical_plies(mssa(), start).count("g1-g4x-"), 1u);
+  for (const char* move : {"g1-g4x-", "g1-g4xd7"}) {
+    const Position barred = play(mssa(), start, move);
+    EXPECT_EQ(barred.bars[kWhite].num_lines(), 1) << move;
+    const Position white_to_move = play(mssa(), barred, "b6-d6");
+    Plies plies = ref::canonical_plies(mssa(), white_to_move);
+    EXPECT_FALSE(plies.count("g4-g1x-")) << move;  // would re-form a1-d1-g1
+    EXPECT_TRUE(plies.count("d1-d2")) << move;
+    // The bar lapses after that turn.
+    const Position later = play(mssa(), play(mssa(), white_to_move, "e4-e5"), "d6-f6");
+    EXPECT_TRUE(later.bars[kWhite].none());
+    EXPECT_TRUE(ref::canonical_plies(mssa(), later).count("g4-g1x-")) << move;
+  }
+}
+
+TEST(Bars, Mssa1DeclinedShotIsAPlyThatKeepsTheCount) {
+  // Both at three: the count runs, and a declined shot does not reset it.
+  const Position pos = parse_position("WW....../......../B.BBW... w 0 0 4", 3);
+  Plies plies = ref::canonical_plies(mssa(), pos);
+  EXPECT_TRUE(plies.count("e3-g7x-"));
+  EXPECT_TRUE(plies.count("e3-g7xc5"));
+  EXPECT_EQ(play(mssa(), pos, "e3-g7x-").plies_since_mill, 5);
+  EXPECT_EQ(play(mssa(), pos, "e3-g7xc5").plies_since_mill, 0);
+  EXPECT_THROW(parse_move(house003(), pos, "e3-g7x-"), ParseError);  // mandatory there
+  try {
+    parse_move(mssa(), pos, "e3-g7");
+    ADD_FAILURE() << "a mill without its shot accepted";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("forms a mill: write its shot, as in 'e3-g7x"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Bars, Mssa1CowLeavingTwoMillsBarsBoth) {
+  const Position pos = parse_position("W...WWWW/.B..WW../B.B...B. w 0 0 0");
+  const Position after = play(mssa(), pos, "a1-b2x-");
+  EXPECT_EQ(to_string(after), "W...WW.W/.B..WWW./B.B...B. b 0 0 0 bar:w:a1-d1-g1,a1-a4-a7");
+  const Position back = play(mssa(), after, "d6-d7");
+  const Plies plies = ref::canonical_plies(mssa(), back);
+  EXPECT_FALSE(plies.count("b2-a1x-"));  // forms both barred lines
+  EXPECT_TRUE(plies.count("g1-g4"));
+}
+
+TEST(Bars, House003BarsOnlyTheMoveStraightBack) {
+  const Position start = parse_position(kBreakAndForm);
+  EXPECT_FALSE(ref::canonical_plies(house003(), start).count("g1-g4x-"));
+  const Position barred = play(house003(), start, "g1-g4xd7");
+  EXPECT_EQ(to_string(barred), "B..W.WW./B..W..../B..W.... b 0 0 0 bar:w:g4-g1");
+  const Position white_to_move = play(house003(), barred, "b6-d6");
+  const Plies plies = ref::canonical_plies(house003(), white_to_move);
+  EXPECT_FALSE(plies.count("g4-g1xd6"));
+  EXPECT_TRUE(plies.count("d1-g1"));  // another cow may go to g1
+  EXPECT_TRUE(play(house003(), white_to_move, "d1-g1").bars[kWhite].none());
+}
+
+TEST(Bars, House003MoveBackIsBarredEvenWithoutAMill) {
+  // d1 is empty, so g4-g1 would form no mill; it is barred all the same. White has 9 slides.
+  const Position pos = parse_position("BB.W..W./B..W..../B..W.... w 0 0 0 bar:w:g4-g1");
+  EXPECT_EQ(perft(house003(), pos, 1), 8u);
+  EXPECT_EQ(house003().for_each_mill_ply(pos, [](Point, Point, Bitboard) {}), 8);
+}
+
+TEST(Bars, ShotCowTakesItsBarAlong) {
+  // Black's d6 left the mill g7-f6-e5 for d7-d6-d5; every black cow stands in a mill, so
+  // White's f4-f2 may shoot it.
+  const Position pos = parse_position(".BBBB..W/.B.W.WW./BBB..... w 0 0 0 bar:b:d6-f6");
+  EXPECT_TRUE(play(house003(), pos, "f4-f2xd6").bars[kBlack].none());
+}
+
+TEST(Bars, PositionsFromGamesPrintAndParseBack) {
+  for (const Game* game : {&mssa(), &house003()}) {
+    std::mt19937 rng(5);
+    MoveList list;
+    int with_bars = 0;
+    for (int g = 0; g < 200; ++g) {
+      Position pos = Position::start();
+      while (game->outcome(pos, false) == Outcome::kOngoing && pos.plies_since_mill < 100) {
+        const std::string text = to_string(pos);
+        ASSERT_EQ(parse_position(text), pos) << text;
+        validate_bars(game->rules(), pos);
+        with_bars += !pos.bars[kWhite].none() || !pos.bars[kBlack].none();
+        game->generate(pos, list);
+        pos = game->make(pos, list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)]);
+      }
+    }
+    EXPECT_GT(with_bars, 20) << game->rules().name;
+  }
+}
+
+TEST(Bars, LinesPrintInAlphabeticalOrderAndParseInAnyOrder) {
+  const std::string text = "BB.W.WW./B..W..../B..W.... b 0 0 0 bar:w:g1-d1-a1";
+  EXPECT_EQ(to_string(parse_position(text)), "BB.W.WW./B..W..../B..W.... b 0 0 0 bar:w:a1-d1-g1");
+}
+
+void expect_error(std::string_view text, std::string_view message) {
+  try {
+    parse_position(text);
+    ADD_FAILURE() << "accepted: " << text;
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+TEST(Bars, BarsThatCannotBeAreClearErrors) {
+  const std::string board = "BB.W.WW./B..W..../B..W....";
+  expect_error(board + " b 0 0 0 bar:w:d1-d2-e3", "'d1-d2-e3' in the bar field");
+  expect_error(board + " b 0 0 0 bar:w:d1-d2-z9", "unknown point 'z9'");
+  expect_error(board + " b 0 0 0 bar:q:a1-d1-g1", "a bar field is");
+  expect_error(board + " b 0 0 0 bar:w:", "neither a line");
+  expect_error(board + " b 0 0 0 junk", "then a bar field");
+  expect_error(board + " b 0 0 0 bar:w:a1-d1-g1 bar:w:a1-d1-g1", "two bar fields for white");
+  expect_error(board + " b 0 0 0 bar:w:a1-d1-g1,a1-a4-a7,a1-b2-c3", "more than two lines");
+  expect_error(board + " b 0 0 0 bar:w:a1-d1-g1,a1-d1-g1", "names a line twice");
+  expect_error(board + " b 0 0 0 bar:w:a1-d1-g1,b2-d2-f2", "do not meet");
+  expect_error(board + " b 0 0 0 bar:w:a1-a4-a7", "just set");
+  expect_error("BB..WWW./B..W..../B..W.... w 0 0 0 bar:w:a1-d1-g1", "is whole");
+  expect_error("......../......../........ w 12 12 0 bar:w:a1-d1-g1", "moving phase only");
+  expect_error(board + " w 0 0 0 bar:w:g4-d1", "not between neighbours");
+  expect_error(board + " w 0 0 0 bar:w:g7-g4", "where no white cow stands");
+  expect_error(board + " b 0 0 0 bar:w:g4-g7", "just set");
+  expect_error(board + " w 0 0 0 bar:w:g4-g4", "goes nowhere");
+}
+
+TEST(Bars, BarsOfAKindTheRulesLackAreClearErrors) {
+  const Position line = parse_position("BB.W.WW./B..W..../B..W.... b 0 0 0 bar:w:a1-d1-g1");
+  const Position move = parse_position("BB.W.WW./B..W..../B..W.... w 0 0 0 bar:w:g4-g1");
+  EXPECT_NO_THROW(validate_bars(mssa().rules(), line));
+  EXPECT_NO_THROW(validate_bars(house003().rules(), move));
+  EXPECT_THROW(validate_bars(mssa().rules(), move), ParseError);
+  EXPECT_THROW(validate_bars(house003().rules(), line), ParseError);
+  for (const char* preset : {"morabaraba", "malom", "msa-tournament", "online"})
+    EXPECT_THROW(validate_bars(Rules::preset(preset), line), ParseError) << preset;
+}
+
+TEST(Bars, PerftFromPositionsWithBarsByHand) {
+  // White: g4 d1 a1 f4 e4 slide to 10 points; g4-g1 would re-form the barred a1-d1-g1 (with
+  // a declined shot or d7, the only black cow outside a mill: 2 plies without the bar).
+  const std::string board = "BB.W.WW./B..W..../B..W....";
+  EXPECT_EQ(perft(mssa(), parse_position(board + " w 0 0 0"), 1), 11u);
+  EXPECT_EQ(perft(mssa(), parse_position(board + " w 0 0 0 bar:w:a1-d1-g1"), 1), 9u);
+  EXPECT_EQ(perft(house003(), parse_position(board + " w 0 0 0"), 1), 10u);
+  EXPECT_EQ(perft(house003(), parse_position(board + " w 0 0 0 bar:w:g4-g1"), 1), 9u);
+}
+
+TEST(Bars, PerftFromPositionsWithBarsAgreesWithReference) {
+  const std::pair<const Game*, const char*> cases[] = {
+      {&mssa(), "BB.W.WW./B..W..../B..W.... w 0 0 0 bar:w:a1-d1-g1"},
+      {&mssa(), "W...WW.W/.B..WWW./B.B...B. b 0 0 0 bar:w:a1-d1-g1,a1-a4-a7"},
+      {&mssa(), "BB..WWW./B..W..../B..W.... w 0 0 0"},
+      {&house003(), "BB.W.WW./B..W..../B..W.... w 0 0 0 bar:w:g4-g1"},
+      {&house003(), "BB..WWW./B..W..../B..W.... w 0 0 0"},
+  };
+  for (const auto& [game, text] : cases) {
+    const Position pos = parse_position(text);
+    for (int d = 1; d <= 4; ++d)
+      EXPECT_EQ(perft(*game, pos, d), ref::perft(game->rules(), ref::from_position(pos), d))
+          << text << " depth " << d;
+  }
+}
+
+TEST(Bars, PerftFromTheStart) {
+  // No mill before the fifth ply, so no shot to decline and no bar: as under the house rules.
+  for (const Game* game : {&mssa(), &house003()}) {
+    EXPECT_EQ(perft(*game, Position::start(), 4), 255024u);
+    EXPECT_EQ(perft(*game, Position::start(), 5),
+              ref::perft(game->rules(), ref::from_position(Position::start()), 5));
+  }
+}
+
+}  // namespace
+}  // namespace mora
