@@ -16,7 +16,7 @@ const Board& board_of(const Rules& rules) {
 }
 
 MillCandidates::MillCandidates(const Board& board, Bitboard ours, bool placing, bool flying)
-    : ours_(ours), placing_(placing), flying_(flying) {
+    : ours_(ours), flying_(flying) {
   // A move away from a line never completes it, so only the mill points of `ours` can.
   for (Bitboard tos = board.mill_points(ours); tos; tos &= tos - 1) {
     const Point to = std::countr_zero(tos);

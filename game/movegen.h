@@ -72,13 +72,11 @@ class MillCandidates {
   MillCandidates(const Board& board, Bitboard ours, bool placing, bool flying);
 
   Bitboard ours() const { return ours_; }
-  bool placing() const { return placing_; }
   bool flying() const { return flying_; }
   const std::vector<Candidate>& candidates() const { return candidates_; }
 
  private:
   Bitboard ours_ = 0;
-  bool placing_ = false;
   bool flying_ = false;
   std::vector<Candidate> candidates_;
 };
@@ -261,7 +259,7 @@ int Game::for_each_mill_ply(const Position& pos, const MillCandidates& candidate
       continue;
     for_each_mill_shot(pos, c.from, c.to, c.mills, first_targets, f);
   }
-  return plies - mill_moves - barred_quiet_moves(pos);
+  return plies - mill_moves - (bar.none() ? 0 : barred_quiet_moves(pos));
 }
 
 }  // namespace mora

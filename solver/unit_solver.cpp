@@ -416,7 +416,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
           }
         }
         // Or `other` was blocked and passed (a position with the same cows).
-        if (game_.passes(moving_position(other, mover))) pred_positions[n++] = {other, mover};
+        if (!rules.blocked_player_loses && game_.passes(moving_position(other, mover)))
+          pred_positions[n++] = {other, mover};
         prev.index.index(std::span(pred_positions, n), preds);
         const unsigned code = state::tag(st) == state::kLoss
                                   ? UpdateBuckets::kWin
