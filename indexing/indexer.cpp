@@ -11,6 +11,8 @@ namespace mora {
 
 using namespace indexing;
 
+__extension__ using Uint128 = unsigned __int128;
+
 struct SubspaceIndex::Impl {
   const Board* board;
   Subspace subspace;
@@ -20,6 +22,15 @@ struct SubspaceIndex::Impl {
   int free_points;             // points the mover leaves free
   std::uint64_t slots;         // placements of the other side on them: C(free_points, other)
   std::uint64_t trivial_size;  // positions of the classes with a trivial stabiliser
+  // ceil(2^64 / slots), with which a 32-bit i / slots is one multiplication (Lemire, Kaser
+  // and Kurz, "Faster remainder by direct computation", 2019); 0 when slots is 1.
+  std::uint64_t slots_reciprocal;
+
+  std::uint64_t class_of(std::uint64_t i) const {
+    if (i >> 32 == 0 && slots_reciprocal != 0)
+      return static_cast<std::uint64_t>((static_cast<Uint128>(slots_reciprocal) * i) >> 64);
+    return i / slots;
+  }
 
   Bitboard placement(std::uint64_t rank) const {
     return unrank ? unrank[rank] : colex_unrank(rank, subspace.other, free_points);
@@ -35,10 +46,10 @@ SubspaceIndex::SubspaceIndex(const Board& board, Subspace subspace) {
   const MoverTables& mover = mover_tables(group, board, subspace.mover);
   const int free_points = n - subspace.mover;
   const std::uint64_t slots = binomial(free_points, subspace.other);
-  impl_ = std::make_unique<Impl>(Impl{&board, subspace, &mover,
-                                      &pair_tables(group, board, subspace.mover, subspace.other),
-                                      unrank_table(free_points, subspace.other), free_points, slots,
-                                      mover.trivial_classes * slots});
+  impl_ = std::make_unique<Impl>(
+      Impl{&board, subspace, &mover, &pair_tables(group, board, subspace.mover, subspace.other),
+           unrank_table(free_points, subspace.other), free_points, slots,
+           mover.trivial_classes * slots, slots > 1 ? ~std::uint64_t{0} / slots + 1 : 0});
   board_ = &board;
   entry_ = mover.entry.data();
   slots_ = slots;
@@ -115,7 +126,7 @@ void SubspaceIndex::unindex(std::uint64_t i, Bitboard& mover, Bitboard& other) c
   const Impl& x = *impl_;
   std::uint64_t cls, rank;
   if (i < x.trivial_size) [[likely]] {
-    cls = i / x.slots;
+    cls = x.class_of(i);
     rank = i - cls * x.slots;
   } else {
     const std::uint64_t j = i - x.trivial_size;

@@ -1,8 +1,11 @@
 #include "solver/solve.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <iomanip>
 #include <set>
 #include <sstream>
@@ -209,13 +212,23 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
       exits.add(load_exit_table(game, folder / table_file_name(e), e));
   UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds);
   solver.solve();
+  // The two sides' tables are written at once: compression is most of the writing, and would
+  // otherwise leave a thread idle for the minutes a large unit's tables take.
+  std::exception_ptr failure;
+#pragma omp parallel for num_threads(solver.num_sides()) if (omp_get_max_threads() > 1)
   for (int s = 0; s < solver.num_sides(); ++s) {
-    const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0};
-    TableWriter writer(folder / table_file_name(solver.subspace(s)), header);
-    solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
-    writer.finish();
-    report.positions += solver.size(s);
+    try {
+      const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0};
+      TableWriter writer(folder / table_file_name(solver.subspace(s)), header);
+      solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
+      writer.finish();
+    } catch (...) {
+#pragma omp critical(table_write_failure)
+      if (!failure) failure = std::current_exception();
+    }
   }
+  if (failure) std::rethrow_exception(failure);
+  for (int s = 0; s < solver.num_sides(); ++s) report.positions += solver.size(s);
   remove_scratch_files(folder, unit);
   report.state_bytes = solver.peak_state_bytes();
   report.checkpoint_bytes = solver.checkpoint_bytes();

@@ -40,9 +40,6 @@ constexpr bool is_open(State s) {
 constexpr bool has_distance(State s) {
   return tag(s) >= kPendingWin && tag(s) <= kLoss;
 }
-constexpr bool is_final(State s) {
-  return tag(s) >= kWin && tag(s) <= kDraw;
-}
 
 }  // namespace state
 }  // namespace mora::solver

@@ -242,18 +242,6 @@ void UnitSolver::run_layers(Part part, int first_layer) {
   }
   if (part == Part::kPure && max_pending_ >= state::kMaxDistance)
     throw std::runtime_error("a distance exceeds the 13-bit state");
-  for (Side& side : sides_)
-    for (State& st : side.states)
-      if (!state::is_final(st)) st = state::kDraw;
-}
-
-void UnitSolver::ExitSummary::add(int win_plies, int loss_plies) {
-  if (win_plies >= 0)
-    win = win < 0 ? win_plies : std::min(win, win_plies);
-  else if (loss_plies >= 0)
-    loss = std::max(loss, loss_plies);
-  else
-    draw = true;
 }
 
 UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
@@ -478,17 +466,19 @@ void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, in
   } else {
     // The last successor is refuted: lost, as late as the slowest exit allows.
     int latest_exit_loss = sides_[s].exit_loss[i];
-    if (latest_exit_loss == kRescanExits) {
-      Bitboard mover, other;
-      sides_[s].index.unindex(i, mover, other);
-      const MillCandidates candidates = game_.mill_candidates(moving_position(mover, other));
-      latest_exit_loss = scan(false, sides_[s], mover, other, candidates, nullptr).pure.loss;
-    }
+    if (latest_exit_loss == kRescanExits) latest_exit_loss = rescan_exit_loss(s, i);
     const int distance = std::max(d + 1, latest_exit_loss);
     st = distance > d + 1 ? pending(state::kPendingLoss, distance)
                           : state::make(state::kLoss, distance);
   }
   mark(sides_[s], i, state::payload(st));
+}
+
+int UnitSolver::rescan_exit_loss(int s, std::uint64_t i) const {
+  Bitboard mover, other;
+  sides_[s].index.unindex(i, mover, other);
+  const MillCandidates candidates = game_.mill_candidates(moving_position(mover, other));
+  return scan(false, sides_[s], mover, other, candidates, nullptr).pure.loss;
 }
 
 void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& sink) const {

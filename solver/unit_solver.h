@@ -28,6 +28,7 @@
 // position after the pass, one ply further.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <filesystem>
@@ -80,7 +81,9 @@ class UnitSolver {
   enum class Part { kPure, kRule };
   struct Side {
     SubspaceIndex index;
-    HugePageVector<State> states;  // of the part being solved; the pure part once solve() is done
+    // Of the part being solved; the pure part once solve() is done, where every position
+    // neither won nor lost is drawn (open counts are left as they are).
+    HugePageVector<State> states;
     // Bit d % 64 of word i / 64: position i may have a state to process at layer d, so that
     // a layer skips the words without its bit instead of reading every state.
     HugePageVector<std::uint64_t> layer_marks;
@@ -97,8 +100,16 @@ class UnitSolver {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
     int loss = -1;  // most plies to a loss through an exit, -1 if none
     bool draw = false;
-    // Adds an exit: won in `win` plies, else lost in `loss` plies, else (both -1) drawn.
-    void add(int win, int loss);
+    // Adds an exit: won in `win_plies` plies, else lost in `loss_plies` plies, else (both -1)
+    // drawn.
+    void add(int win_plies, int loss_plies) {
+      if (win_plies >= 0)
+        win = win < 0 ? win_plies : std::min(win, win_plies);
+      else if (loss_plies >= 0)
+        loss = std::max(loss, loss_plies);
+      else
+        draw = true;
+    }
   };
   static constexpr std::uint8_t kRescanExits = 255;
 
@@ -146,6 +157,9 @@ class UnitSolver {
   // refuted_orbit: the orbit size of the refuted position, from which the unmove's weight
   // follows (see the counting argument above).
   void refute_predecessor(Part part, int side, std::uint64_t i, int d, int refuted_orbit);
+  // The most plies to a loss through an exit of position i of `side`, where exit_loss could
+  // not hold it.
+  [[gnu::noinline]] int rescan_exit_loss(int side, std::uint64_t i) const;
   int partner(int side) const { return num_sides() == 1 ? 0 : 1 - side; }
   std::filesystem::path rule_file(int side) const;
   void spill_rule_part();
