@@ -42,14 +42,14 @@ struct TableWriter::Impl {
   }
 
   // zstd at `level` with the shallowest match search: on blocks of a few KiB of 2-bit values
-  // or small distances, searchLog 1 and minMatch 4 compress as small as the level's own
-  // settings in a third less time (bench/README.md, "Table sizes").
+  // or small distances, searchLog 1 and minMatch 6 compress as small as the level's own
+  // settings in half the time or less (bench/README.md, "Table sizes").
   std::size_t compress(int level) {
     ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
     std::size_t n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
     if (!ZSTD_isError(n) && level >= kShallowSearchLevel) {
       n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_searchLog, 1);
-      if (!ZSTD_isError(n)) n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, 4);
+      if (!ZSTD_isError(n)) n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, 6);
     }
     if (!ZSTD_isError(n))
       n = ZSTD_compress2(cctx, compressed.data(), compressed.size(), raw.data(), raw.size());
