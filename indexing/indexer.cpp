@@ -140,6 +140,30 @@ void SubspaceIndex::unindex(std::uint64_t i, Bitboard& mover, Bitboard& other) c
   other = deposit(x.placement(rank), x.board->all_points() & ~mover);
 }
 
+void SubspaceIndex::unindex(std::uint64_t first, std::span<CowSets> out) const {
+  const Impl& x = *impl_;
+  std::size_t k = 0;
+  if (first < x.trivial_size && x.unrank) {
+    // The trivial classes are laid out class after class, each over every placement in colex
+    // order.
+    std::uint64_t cls = x.class_of(first);
+    std::uint64_t rank = first - cls * x.slots;
+    const std::size_t trivial =
+        static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), x.trivial_size - first));
+    while (k < trivial) {
+      const Bitboard mover = x.mover->class_set[cls];
+      const Bitboard free = x.board->all_points() & ~mover;
+      const std::size_t n =
+          static_cast<std::size_t>(std::min<std::uint64_t>(trivial - k, x.slots - rank));
+      for (std::size_t j = 0; j < n; ++j) out[k + j] = {mover, deposit(x.unrank[rank + j], free)};
+      k += n;
+      ++cls;
+      rank = 0;
+    }
+  }
+  for (; k < out.size(); ++k) unindex(first + k, out[k].mover, out[k].other);
+}
+
 int SubspaceIndex::orbit_size(std::uint64_t i) const {
   const Impl& x = *impl_;
   const int symmetries = x.board->num_symmetries();

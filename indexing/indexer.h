@@ -86,6 +86,9 @@ class SubspaceIndex {
   CanonicalForm canonical(Bitboard mover, Bitboard other) const;
   // The canonical representative of index i < size().
   void unindex(std::uint64_t i, Bitboard& mover, Bitboard& other) const;
+  // unindex() of the consecutive indexes first, first + 1, ... into out (first + out.size() <=
+  // size()): a step to the next placement where unindex() divides and looks up the class.
+  void unindex(std::uint64_t first, std::span<CowSets> out) const;
   // How many raw positions the orbit of canonical index i holds (16 / stabiliser size).
   int orbit_size(std::uint64_t i) const;
 

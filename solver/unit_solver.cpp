@@ -329,9 +329,12 @@ void UnitSolver::initialise(Part part, int s) {
     // The index keeps the mover's cows for long runs of positions.
     MillCandidates candidates;
     ExitMemo memo;
+    constexpr std::size_t kRun = 256;
+    CowSets run[kRun];
     for (std::uint64_t i = begin; i < end; ++i) {
-      Bitboard mover, other;
-      side.index.unindex(i, mover, other);
+      if ((i - begin) % kRun == 0)
+        side.index.unindex(i, std::span(run, std::min<std::uint64_t>(kRun, end - i)));
+      const auto [mover, other] = run[(i - begin) % kRun];
       if (mover != candidates.ours()) {
         candidates = game_.mill_candidates(moving_position(mover, other));
         memo.reset(candidates, side.index.subspace().other, game_.board().num_points());

@@ -280,6 +280,37 @@ TEST(SubspaceIndex, BatchIndexMatchesSingleCalls) {
   }
 }
 
+// Ranges over class boundaries, the end of the trivial classes, the symmetric classes and
+// subspaces without a placement table (Koti, 17 free points or more).
+TEST(SubspaceIndex, RangeUnindexMatchesSingleCalls) {
+  std::mt19937_64 rng(12);
+  for (const Board* board : {&Board::morabaraba(), &Board::koti()})
+    for (auto [m, o] : {std::pair{3, 3}, {4, 3}, {5, 5}, {3, 12}, {12, 1}}) {
+      const SubspaceIndex ix(*board, {m, o});
+      std::vector<std::uint64_t> firsts = {0, ix.size() - 1};
+      for (int n = 0; n < 40; ++n) firsts.push_back(rng() % ix.size());
+      for (const std::uint64_t first : firsts) {
+        std::vector<CowSets> out(std::min<std::uint64_t>(ix.size() - first, 1 + rng() % 5000));
+        ix.unindex(first, out);
+        for (std::size_t k = 0; k < out.size(); ++k) {
+          Bitboard w = 0, b = 0;
+          ix.unindex(first + k, w, b);
+          ASSERT_EQ(out[k].mover, w) << board->name() << " " << m << "v" << o << " " << first + k;
+          ASSERT_EQ(out[k].other, b) << board->name() << " " << m << "v" << o << " " << first + k;
+        }
+      }
+      // The whole subspace in one range, where it is small.
+      if (ix.size() > 2'000'000) continue;
+      std::vector<CowSets> all(ix.size());
+      ix.unindex(0, all);
+      for (std::uint64_t i = 0; i < ix.size(); ++i) {
+        Bitboard w = 0, b = 0;
+        ix.unindex(i, w, b);
+        ASSERT_TRUE(all[i].mover == w && all[i].other == b) << m << "v" << o << " " << i;
+      }
+    }
+}
+
 // Positions fixed by one symmetry: every cycle of it all mover, all other or all empty.
 TEST(SubspaceIndex, SymmetricPositions) {
   const Board& board = Board::morabaraba();
