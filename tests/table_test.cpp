@@ -173,6 +173,30 @@ TEST_F(TableTest, NarrowDistanceBlocksEndAtStored255) {
   EXPECT_EQ(wide - narrow, 48u) << "narrow block " << narrow << " bytes, wide " << wide;
 }
 
+// Version 3 stores distances for the positions that are not draws and plies to mill for rule
+// wins and losses only: blocks of draws, or of cursed wins and blessed losses, hold no values
+// and no bytes, whatever the block sizes of the value and distance streams.
+TEST_F(TableTest, CompactedBlocksWithoutValues) {
+  auto v = make_entries(1000, true, 5);
+  for (std::size_t i = 100; i < 300; ++i) v[i] = Entry{};  // draws
+  for (std::size_t i = 500; i < 700; ++i)
+    v[i] = Entry{i % 2 ? Wdl::kWin : Wdl::kLoss, i % 2 ? RuleWdl::kCursedWin : RuleWdl::kBlessedLoss,
+                 0, static_cast<std::uint16_t>(i % 2 ? 9 : 10)};
+  for (const TableTuning tuning : {kSmallBlocks, TableTuning{48, 64, 3, 3}, TableTuning{}}) {
+    SCOPED_TRACE("blocks " + std::to_string(tuning.value_block_positions) + "/" +
+                 std::to_string(tuning.distance_block_positions));
+    expect_same(TableReader(write_table(dir_ / "t.mtb", make_header(v.size(), true), v, tuning)),
+                v);
+  }
+  const std::vector<Entry> draws(500);
+  const TableReader r(write_table(dir_ / "draws.mtb", make_header(draws.size(), true), draws));
+  expect_same(r, draws);
+  for (const auto& s : r.streams()) {
+    if (s.stream == TableStream::kDistance || s.stream == TableStream::kPliesToMill)
+      EXPECT_EQ(s.compressed_bytes, 0u) << "stream " << static_cast<int>(s.stream);
+  }
+}
+
 TEST_F(TableTest, HeaderKeepsEveryRuleOption) {
   TableHeader h = make_header(10, true);
   h.rules = Rules::preset("msa-tournament");
