@@ -192,8 +192,9 @@ TEST_F(TableTest, CompactedBlocksWithoutValues) {
   const TableReader r(write_table(dir_ / "draws.mtb", make_header(draws.size(), true), draws));
   expect_same(r, draws);
   for (const auto& s : r.streams()) {
-    if (s.stream == TableStream::kDistance || s.stream == TableStream::kPliesToMill)
+    if (s.stream == TableStream::kDistance || s.stream == TableStream::kPliesToMill) {
       EXPECT_EQ(s.compressed_bytes, 0u) << "stream " << static_cast<int>(s.stream);
+    }
   }
 }
 
