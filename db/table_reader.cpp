@@ -105,8 +105,9 @@ struct TableReader::Impl {
     const std::size_t expect = raw_bytes(s.bits, count);
     const std::uint64_t bytes = s.block_size(b);
     if (compacted && (bytes == 0 || count == 0)) {  // a block without values has no bytes
-      if (bytes != count) fail(std::string("undecodable ") + stream_name(s.kind) + " block " +
-                               std::to_string(b) + " (no values, or values but no bytes)");
+      if (bytes != count)
+        fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b) +
+             " (no values, or values but no bytes)");
       out.clear();
     } else if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
       out.assign(s.bits == 16 ? count : expect, map[s.block_offset(b)]);
@@ -187,10 +188,12 @@ struct TableReader::Impl {
     if (compacted && is_compacted(kind)) {
       const std::uint64_t first = b * s.block_positions;
       const std::size_t rank = held(kind, first, i);
-      const std::size_t count = rank + held(kind, i, first + block_count(s, b));
-      if (rank >= count) fail(std::string("no ") + stream_name(kind) + " stored for position " +
-                              std::to_string(i));
       const Block& raw = block(s, b);
+      // A 16-bit block's size does not tell its values (n narrow, 2n wide): they are counted.
+      const std::size_t count =
+          s.bits == 16 ? rank + held(kind, i, first + block_count(s, b)) : raw.size();
+      if (rank >= count)
+        fail(std::string("no ") + stream_name(kind) + " stored for position " + std::to_string(i));
       return value_at(block_bits(s.bits, count, raw.size()), raw.data(), count, rank);
     }
     const Block& raw = block(s, b);

@@ -20,7 +20,7 @@ struct TableWriter::Impl {
     int level = 0;
     // The main temporary file for the first stream, a scratch file for each of the others.
     std::unique_ptr<DurableFile> file;
-    std::uint64_t end = 0;  // bytes written to file
+    std::uint64_t end = 0;               // bytes written to file
     std::vector<std::uint16_t> pending;  // the values of the block being filled
     std::uint32_t covered = 0;           // its positions so far, with a value or not
   };
@@ -70,7 +70,8 @@ struct TableWriter::Impl {
     for (std::size_t k = 0; k < entries.size();) {
       const std::size_t n = std::min<std::size_t>(block - s.covered, entries.size() - k);
       for (std::size_t j = k; j < k + n; ++j)
-        if (holds(entries[j])) s.pending.push_back(static_cast<std::uint16_t>(value_of(entries[j])));
+        if (holds(entries[j]))
+          s.pending.push_back(static_cast<std::uint16_t>(value_of(entries[j])));
       s.covered += static_cast<std::uint32_t>(n);
       k += n;
       if (s.covered == block) flush(s);

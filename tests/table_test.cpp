@@ -180,8 +180,9 @@ TEST_F(TableTest, CompactedBlocksWithoutValues) {
   auto v = make_entries(1000, true, 5);
   for (std::size_t i = 100; i < 300; ++i) v[i] = Entry{};  // draws
   for (std::size_t i = 500; i < 700; ++i)
-    v[i] = Entry{i % 2 ? Wdl::kWin : Wdl::kLoss, i % 2 ? RuleWdl::kCursedWin : RuleWdl::kBlessedLoss,
-                 0, static_cast<std::uint16_t>(i % 2 ? 9 : 10)};
+    v[i] =
+        Entry{i % 2 ? Wdl::kWin : Wdl::kLoss, i % 2 ? RuleWdl::kCursedWin : RuleWdl::kBlessedLoss,
+              0, static_cast<std::uint16_t>(i % 2 ? 9 : 10)};
   for (const TableTuning tuning : {kSmallBlocks, TableTuning{48, 64, 3, 3}, TableTuning{}}) {
     SCOPED_TRACE("blocks " + std::to_string(tuning.value_block_positions) + "/" +
                  std::to_string(tuning.distance_block_positions));
