@@ -6,6 +6,9 @@
 // than the database.
 //
 // MORABARABA_BENCH_DB=<folder> build/bin/probe_bench   (e.g. solve --max-total 8)
+// With MORABARABA_BENCH_OTHER_DB=<folder> set to the same tables in another format (for one
+// written by bench/table_sizes), block size 1 stands for that folder as it is, so that two
+// formats are measured in one run.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -29,8 +32,14 @@ fs::path source_folder() {
   return folder;
 }
 
+constexpr int kOtherFolder = 1;  // the block-size argument of MORABARABA_BENCH_OTHER_DB
+const char* other_folder() {
+  return std::getenv("MORABARABA_BENCH_OTHER_DB");
+}
+
 // Tables re-encoded at blocks of 2^log2 positions (both parts; the zstd levels of the
-// defaults) into a temporary folder, or the folder as solved for log2 0. Built once per setting.
+// defaults) into a temporary folder, or the folder as solved for log2 0, or the other folder
+// for kOtherFolder. Built once per setting.
 fs::path folder(int log2) {
   // Removed at exit; the cold benchmarks reopen them.
   static struct Folders : std::map<int, fs::path> {
@@ -39,6 +48,7 @@ fs::path folder(int log2) {
     }
   } folders;
   if (log2 == 0) return source_folder();
+  if (log2 == kOtherFolder) return other_folder();
   if (folders.count(log2)) return folders[log2];
   const Database source({source_folder()});
   const fs::path dir = fs::temp_directory_path() / ("mora_probe_bench_" + std::to_string(getpid()) +
@@ -168,10 +178,12 @@ void BM_Moves(benchmark::State& state) {
 // -1: the default); the cache bounds below the database's 34 MiB of decoded blocks only at the
 // default block size.
 void settings(benchmark::internal::Benchmark* b) {
+  if (other_folder()) b->Args({kOtherFolder, -1});
   for (int log2 : {0, 10, 11, 12, 13, 14}) b->Args({log2, -1});
   for (int mib : {0, 4, 16}) b->Args({0, mib});
 }
 void block_sizes(benchmark::internal::Benchmark* b) {
+  if (other_folder()) b->Arg(kOtherFolder);
   for (int log2 : {0, 10, 12, 14}) b->Arg(log2);
 }
 

@@ -57,7 +57,7 @@ struct TableTuning {
   std::uint32_t value_block_positions = 1u << 12;     // kWdl and kRuleFlag
   std::uint32_t distance_block_positions = 1u << 12;  // kDistance and kPliesToMill
   int value_level = 12;                               // zstd levels
-  int distance_level = 6;
+  int distance_level = 12;
 };
 
 // The file name of a subspace's table inside a database folder, e.g. "8v7.mtb".

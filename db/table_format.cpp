@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <bit>
 
 namespace mora {
 
@@ -67,6 +68,40 @@ unsigned value_at(int bits, const std::uint8_t* raw, std::size_t n, std::size_t 
   unsigned v = 0;
   for_values(bits, raw, n, j, j + 1, [&](std::size_t, unsigned x) { v = x; });
   return v;
+}
+
+namespace {
+
+// Bit j of `bits` moved to bit 2j (Morton spreading), for the 2-bit wdl codes.
+constexpr std::uint64_t spread(std::uint32_t bits) {
+  std::uint64_t x = bits;
+  x = (x | x << 16) & 0x0000ffff0000ffffull;
+  x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+  x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+  x = (x | x << 2) & 0x3333333333333333ull;
+  return (x | x << 1) & 0x5555555555555555ull;
+}
+
+}  // namespace
+
+std::size_t count_held(const std::uint8_t* wdl, const std::uint8_t* flags, std::size_t from,
+                       std::size_t to) {
+  const auto held = [&](std::size_t j) {
+    const unsigned w = (wdl[j / 4] >> (2 * (j % 4))) & 3;
+    return w != static_cast<unsigned>(Wdl::kDraw) && !(flags && (flags[j / 8] >> (j % 8)) & 1);
+  };
+  std::size_t n = 0, j = from;
+  for (; j < to && j % 32; ++j) n += held(j);
+  constexpr std::uint64_t kLow = 0x5555555555555555ull;
+  for (; j + 32 <= to; j += 32) {
+    const std::uint64_t x = get<std::uint64_t>(wdl + j / 4);
+    // A draw is code 01: low bit set, high bit clear; code 3 never occurs.
+    std::uint64_t decided = ~(x & ~(x >> 1)) & kLow;
+    if (flags) decided &= ~spread(get<std::uint32_t>(flags + j / 8));
+    n += static_cast<std::size_t>(std::popcount(decided));
+  }
+  for (; j < to; ++j) n += held(j);
+  return n;
 }
 
 bool rule_of(Wdl w, unsigned flag, RuleWdl& out) {

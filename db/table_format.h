@@ -19,7 +19,7 @@ static_assert(std::endian::native == std::endian::little,
               "the format is little-endian and the code stores integers with memcpy");
 
 constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'T', 'B', 'L', '\x1a'};
-constexpr std::uint32_t kVersion = 2;        // what the writer writes
+constexpr std::uint32_t kVersion = 3;        // what the writer writes
 constexpr std::uint32_t kOldestVersion = 1;  // the oldest the reader reads
 constexpr std::uint32_t kIndexScheme = 1;    // SubspaceIndex's ordering of positions
 constexpr std::size_t kFixedHeaderBytes = 112;
@@ -90,9 +90,8 @@ inline Wdl pure_of(RuleWdl r) {
 bool rule_of(Wdl w, unsigned flag, RuleWdl& out);
 
 // Version 2 stores the distance and the plies to mill relative to what the value already says
-// (docs/FORMAT.md, "Values relative to the value"). Positions whose stored value the reader
-// ignores (draws in the distance stream, all but rule wins and losses in the plies-to-mill
-// stream) repeat the previous stored value, which compresses best.
+// (docs/FORMAT.md, "Values relative to the value"); version 3 also leaves out of these streams
+// the positions whose value a reader ignores ("Compacted streams").
 inline unsigned stored_distance(std::uint16_t distance) {
   return distance >> 1;
 }
@@ -102,13 +101,28 @@ inline std::uint16_t distance_of(Wdl w, unsigned stored) {
 inline bool has_plies_to_mill(RuleWdl r) {
   return r == RuleWdl::kWin || r == RuleWdl::kLoss;
 }
-// Whether version 2 can store e: distances have the parity of the value (a win's is odd, a
-// loss's even, a draw's 0) and plies to mill are 0 where they mean nothing.
+// Whether the relative forms can store e: distances have the parity of the value (a win's is
+// odd, a loss's even, a draw's 0) and plies to mill are 0 where they mean nothing.
 inline bool relative_storable(const Entry& e, bool rule_part) {
   const bool distance_ok =
       e.wdl == Wdl::kDraw ? e.distance == 0 : (e.distance & 1) == (e.wdl == Wdl::kWin);
   return distance_ok && (!rule_part || has_plies_to_mill(e.rule) || e.plies_to_mill == 0);
 }
+
+// Version 3: the distance stream holds a value for the positions that are not draws, the
+// plies-to-mill stream for the rule wins and losses (pure wins and losses without the flag);
+// a block of these streams holds the values of its positions that have one, in index order.
+inline bool compacted(std::uint32_t version) {
+  return version >= 3;
+}
+inline bool holds_value(TableStream kind, const Entry& e) {
+  return kind == TableStream::kDistance ? e.wdl != Wdl::kDraw : has_plies_to_mill(e.rule);
+}
+// How many of the positions [from, to) of a decoded wdl block hold a value in the distance
+// stream (flags == nullptr) or, with the rule-flag block of the same positions, in the
+// plies-to-mill stream. Word at a time: a probe counts up to a whole block.
+std::size_t count_held(const std::uint8_t* wdl, const std::uint8_t* flags, std::size_t from,
+                       std::size_t to);
 
 struct StreamLayout {
   TableStream kind;

@@ -55,7 +55,8 @@ struct TableReader::Impl {
 
   std::filesystem::path path;
   TableHeader header;
-  bool relative = false;  // version 2: distance and plies to mill relative to the value
+  bool relative = false;   // version 2 on: distance and plies to mill relative to the value
+  bool compacted = false;  // version 3 on: their streams hold only the values a reader uses
   std::uint64_t serial = next_serial.fetch_add(1);
   std::shared_ptr<BlockCache> cache;
   const std::uint8_t* map = nullptr;
@@ -97,12 +98,18 @@ struct TableReader::Impl {
     word.fetch_or(bit, std::memory_order_release);
   }
 
-  // Checks and decompresses block b into out; never trusts a block whose checksum fails.
-  void decode(const Stream& s, std::uint64_t b, Block& out) const {
+  // Checks and decompresses block b, of `count` values, into out; never trusts a block whose
+  // checksum fails.
+  void decode(const Stream& s, std::uint64_t b, std::size_t count, Block& out) const {
     verify_once(s, b);
-    const std::size_t count = block_count(s, b), expect = raw_bytes(s.bits, count);
+    const std::size_t expect = raw_bytes(s.bits, count);
     const std::uint64_t bytes = s.block_size(b);
-    if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
+    if (compacted && (bytes == 0 || count == 0)) {  // a block without values has no bytes
+      if (bytes != count)
+        fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b) +
+             " (no values, or values but no bytes)");
+      out.clear();
+    } else if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
       out.assign(s.bits == 16 ? count : expect, map[s.block_offset(b)]);
     } else {
       out.resize(expect);
@@ -120,6 +127,19 @@ struct TableReader::Impl {
         if (x & (x >> 1) & 0x55) fail("invalid wdl code in block " + std::to_string(b));
   }
 
+  const Stream& stream(TableStream kind) const { return streams[by_kind[static_cast<int>(kind)]]; }
+
+  // The values block b of stream s holds: one per position, or in a compacted stream one per
+  // position that holds a value (version 3).
+  std::size_t values_in(const Stream& s, std::uint64_t b) const {
+    const std::uint64_t first = b * s.block_positions;
+    return compacted && is_compacted(s.kind) ? held(s.kind, first, first + block_count(s, b))
+                                             : block_count(s, b);
+  }
+  static bool is_compacted(TableStream kind) {
+    return kind == TableStream::kDistance || kind == TableStream::kPliesToMill;
+  }
+
   // The decoded block b of stream s: from this thread's slots, else the shared cache, else
   // decoded (into a slot's own block when no cache shares it, so that misses allocate only
   // for blocks that the cache keeps).
@@ -135,17 +155,47 @@ struct TableReader::Impl {
     if (auto shared = cache ? cache->impl_->find(key) : nullptr) {
       slot.raw = std::move(shared);
     } else {
+      // Counted before the slot is taken over: counting decodes blocks of the value streams,
+      // whose slots are others.
+      const std::size_t count = values_in(s, b);
       if (!slot.raw || slot.raw.use_count() > 1) slot.raw = std::make_shared<Block>();
-      decode(s, b, *slot.raw);
+      decode(s, b, count, *slot.raw);
       if (cache) cache->impl_->insert(key, slot.raw);
     }
     slot.key = key;
     return *slot.raw;
   }
 
+  // How many positions of [lo, hi) hold a value in the compacted stream `kind`, from the
+  // blocks of the value streams.
+  std::size_t held(TableStream kind, std::uint64_t lo, std::uint64_t hi) const {
+    const Stream& w = stream(TableStream::kWdl);
+    const Stream* f = kind == TableStream::kPliesToMill ? &stream(TableStream::kRuleFlag) : nullptr;
+    std::size_t n = 0;
+    for (std::uint64_t b = lo / w.block_positions; lo < hi; ++b) {
+      const std::uint64_t first = b * w.block_positions;
+      const std::uint64_t to = std::min(hi, first + w.block_positions);
+      const std::uint8_t* flags = f ? block(*f, b).data() : nullptr;
+      n += count_held(block(w, b).data(), flags, lo - first, to - first);
+      lo = to;
+    }
+    return n;
+  }
+
   unsigned value(TableStream kind, std::uint64_t i) const {
-    const Stream& s = streams[by_kind[static_cast<int>(kind)]];
+    const Stream& s = stream(kind);
     const std::uint64_t b = i / s.block_positions;
+    if (compacted && is_compacted(kind)) {
+      const std::uint64_t first = b * s.block_positions;
+      const std::size_t rank = held(kind, first, i);
+      const Block& raw = block(s, b);
+      // A 16-bit block's size does not tell its values (n narrow, 2n wide): they are counted.
+      const std::size_t count =
+          s.bits == 16 ? rank + held(kind, i, first + block_count(s, b)) : raw.size();
+      if (rank >= count)
+        fail(std::string("no ") + stream_name(kind) + " stored for position " + std::to_string(i));
+      return value_at(block_bits(s.bits, count, raw.size()), raw.data(), count, rank);
+    }
     const Block& raw = block(s, b);
     const std::size_t n = block_count(s, b);
     return value_at(block_bits(s.bits, n, raw.size()), raw.data(), n, i % s.block_positions);
@@ -201,6 +251,7 @@ void TableReader::Impl::parse() {
   }
   header = meta.header;
   relative = meta.version >= 2;
+  compacted = table_format::compacted(meta.version);
   for (const StreamDescriptor& d : meta.streams) {
     const int kind = static_cast<int>(d.kind);
     by_kind[kind] = static_cast<int>(streams.size());
@@ -236,8 +287,8 @@ Entry TableReader::probe(std::uint64_t index) const {
   m.check_range(index, 1);
   Entry e;
   e.wdl = static_cast<Wdl>(m.value(TableStream::kWdl, index));
-  // Version 2 stores nothing a probe needs for a draw's distance or for the plies to mill of
-  // other rule values than win and loss: their blocks are not decoded.
+  // Versions 2 and 3 store nothing a probe needs for a draw's distance or for the plies to
+  // mill of other rule values than win and loss: their blocks are not decoded.
   if (!m.relative || e.wdl != Wdl::kDraw)
     e.distance = m.distance(e.wdl, m.value(TableStream::kDistance, index));
   if (m.header.has_rule_part) {
@@ -256,16 +307,38 @@ void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
   // Streams come in TableStream order (checked on open): kWdl before the others and kRuleFlag
   // before kPliesToMill, which need them.
   for (const auto& s : m.streams) {
+    const bool compacted = m.compacted && Impl::is_compacted(s.kind);
     for (std::uint64_t b = begin / s.block_positions; b * s.block_positions < end; ++b) {
-      m.decode(s, b, tls.scratch);
       const std::uint64_t first = b * s.block_positions;
       const std::size_t from = static_cast<std::size_t>(std::max(begin, first) - first);
       const std::size_t to =
           static_cast<std::size_t>(std::min<std::uint64_t>(end - first, m.block_count(s, b)));
       const std::size_t n = m.block_count(s, b);
+      auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
+      if (compacted) {
+        // The values before `from` and after `to` belong to positions outside `out`, counted
+        // from the value streams; those between, from the entries read so far.
+        std::size_t rank = from ? m.held(s.kind, first, first + from) : 0, count = rank;
+        for (std::size_t j = from; j < to; ++j) count += holds_value(s.kind, at(j));
+        if (to < n) count += m.held(s.kind, first + to, first + n);
+        m.decode(s, b, count, tls.scratch);
+        const std::uint8_t* raw = tls.scratch.data();
+        const bool wide = block_bits(s.bits, count, tls.scratch.size()) == 16;
+        for (std::size_t j = from; j < to; ++j) {
+          Entry& e = at(j);
+          if (!holds_value(s.kind, e)) continue;
+          const unsigned v = wide ? raw[rank] | raw[count + rank] << 8 : raw[rank];
+          ++rank;
+          if (s.kind == TableStream::kDistance)
+            e.distance = distance_of(e.wdl, v);
+          else
+            e.plies_to_mill = static_cast<std::uint8_t>(v);
+        }
+        continue;
+      }
+      m.decode(s, b, n, tls.scratch);
       const std::uint8_t* raw = tls.scratch.data();
       const int bits = block_bits(s.bits, n, tls.scratch.size());
-      auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
       switch (s.kind) {
         case TableStream::kWdl:
           for_values(bits, raw, n, from, to,

@@ -22,9 +22,9 @@ struct TableWriter::Impl {
     int level = 0;
     // The main temporary file for the first stream, a scratch file for each of the others.
     std::unique_ptr<DurableFile> file;
-    std::uint64_t end = 0;  // bytes written to file
-    std::vector<std::uint16_t> pending;
-    unsigned last = 0;  // the last value pushed: what a position the reader ignores repeats
+    std::uint64_t end = 0;               // bytes written to file
+    std::vector<std::uint16_t> pending;  // the values of the block being filled
+    std::uint32_t covered = 0;           // its positions so far, with a value or not
   };
 
   std::filesystem::path final_path;
@@ -58,11 +58,13 @@ struct TableWriter::Impl {
   }
 
   void flush(Stream& s) {
-    if (s.pending.empty()) return;
+    if (s.covered == 0) return;
     const int bits = value_bits(s.index.layout.kind);
     pack(bits, s.pending, raw);
-    std::size_t n = 1;  // a constant block is stored as its byte
-    if (!constant_block(bits, s.pending.size(), raw)) {
+    std::size_t n = 1;  // a constant block is stored as its byte, a block without values as none
+    if (raw.empty()) {
+      n = 0;
+    } else if (!constant_block(bits, s.pending.size(), raw)) {
       compressed.resize(ZSTD_compressBound(raw.size()));
       n = compress(s.level);
     } else {
@@ -73,27 +75,23 @@ struct TableWriter::Impl {
     s.file->write_at(s.end, compressed.data(), n);
     s.end += n;
     s.pending.clear();
+    s.covered = 0;
   }
 
-  // Pushes value_of(entry, the value pushed before) for every entry: one stream at a time and
-  // a block's stretch at a time, so that the loop holds no switch and no check but its own.
-  template <typename F>
-  void push(Stream& s, std::span<const Entry> entries, F value_of) {
+  // Pushes value_of(entry) for every entry that `holds` accepts: one stream at a time and a
+  // block's stretch at a time, so that the loop holds no switch and no check but its own.
+  template <typename Holds, typename F>
+  void push(Stream& s, std::span<const Entry> entries, Holds holds, F value_of) {
     const std::size_t block = s.index.layout.block_positions;
-    unsigned last = s.last;
     for (std::size_t k = 0; k < entries.size();) {
-      const std::size_t start = s.pending.size();
-      const std::size_t n = std::min(block - start, entries.size() - k);
-      s.pending.resize(start + n);
-      std::uint16_t* out = s.pending.data() + start;
-      for (std::size_t j = 0; j < n; ++j) {
-        last = value_of(entries[k + j], last);
-        out[j] = static_cast<std::uint16_t>(last);
-      }
+      const std::size_t n = std::min<std::size_t>(block - s.covered, entries.size() - k);
+      for (std::size_t j = k; j < k + n; ++j)
+        if (holds(entries[j]))
+          s.pending.push_back(static_cast<std::uint16_t>(value_of(entries[j])));
+      s.covered += static_cast<std::uint32_t>(n);
       k += n;
-      if (s.pending.size() == block) flush(s);
+      if (s.covered == block) flush(s);
     }
-    s.last = last;
   }
 
   // Appends a scratch file to the main temporary file, rebases its block offsets, and removes
@@ -168,25 +166,26 @@ void TableWriter::append(std::span<const Entry> entries) {
              std::to_string(e.plies_to_mill) +
              (m.header.has_rule_part ? "" : " in a table without the rule part"));
   }
+  const auto every = [](const Entry&) { return true; };
   for (auto& s : m.streams) {
     switch (s.index.layout.kind) {
       case TableStream::kWdl:
-        m.push(s, entries, [](const Entry& e, unsigned) { return static_cast<unsigned>(e.wdl); });
+        m.push(s, entries, every, [](const Entry& e) { return static_cast<unsigned>(e.wdl); });
         break;
       case TableStream::kRuleFlag:
-        m.push(s, entries, [](const Entry& e, unsigned) -> unsigned {
+        m.push(s, entries, every, [](const Entry& e) -> unsigned {
           return e.rule == RuleWdl::kCursedWin || e.rule == RuleWdl::kBlessedLoss;
         });
         break;
       case TableStream::kDistance:
-        m.push(s, entries, [](const Entry& e, unsigned last) {
-          return e.wdl == Wdl::kDraw ? last : stored_distance(e.distance);
-        });
+        m.push(
+            s, entries, [](const Entry& e) { return holds_value(TableStream::kDistance, e); },
+            [](const Entry& e) { return stored_distance(e.distance); });
         break;
       case TableStream::kPliesToMill:
-        m.push(s, entries, [](const Entry& e, unsigned last) -> unsigned {
-          return has_plies_to_mill(e.rule) ? e.plies_to_mill : last;
-        });
+        m.push(
+            s, entries, [](const Entry& e) { return holds_value(TableStream::kPliesToMill, e); },
+            [](const Entry& e) -> unsigned { return e.plies_to_mill; });
         break;
     }
   }
