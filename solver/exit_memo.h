@@ -2,8 +2,8 @@
 // The index keeps the mover's cows for thousands of positions in a row, and an exit of one of
 // them, the other side's cows but the one shot facing the mover's cows after a mill move, is
 // reached from every position of the run that holds those cows plus any one more: about as
-// many times as there are free points. Remembering its value spares the indexing and the
-// scattered read of the exit table each time after the first.
+// many times as there are free points. Looking every such exit up once when the run starts
+// spares the indexing and the scattered read of the exit table each time it is met.
 #pragma once
 
 #include <array>
@@ -24,20 +24,23 @@ class ExitMemo {
     RuleClass rule;
   };
 
-  // Forgets every value and prepares for positions whose mover holds `candidates.ours()`
-  // against `other_cows` cows, on a board of `num_points`. Remembers nothing when the run's
-  // exits are too many to hold (the flying side's, with their many moves).
-  void reset(const MillCandidates& candidates, int other_cows, int num_points);
+  // Prepares for positions whose mover holds `candidates.ours()` against `other_cows` cows, on
+  // a board of `num_points`, and looks up the value of every exit of one shot the run can
+  // meet in `exits` (rule classes too when `with_rule`) at once: read one at a time between
+  // the scan's other work, these scattered reads stalled it, where a loop that does nothing
+  // else overlaps their misses. Remembers nothing when the run's exits are too many to hold
+  // (the flying side's, with their many moves) or end the game (`exits` nullptr).
+  void reset(const MillCandidates& candidates, int other_cows, int num_points,
+             const ExitTable* exits, bool with_rule);
 
   // The slot of the exit reached by the mill move from -> to and the one shot leaving `left`
   // of the other side's cows; nullptr when the memo does not hold this run's exits.
-  std::uint32_t* slot(Point from, Point to, Bitboard left) {
+  const std::uint32_t* slot(Point from, Point to, Bitboard left) const {
     if (slots_.empty()) return nullptr;
     const std::int32_t base = base_[to * kMaxPoints + (from < 0 ? to : from)];
     const Bitboard free = all_points_ & ~(ours_ | bit(to));
     return &slots_[base + indexing::colex_rank(indexing::extract(left, free))];
   }
-  static bool known(std::uint32_t slot) { return slot != kUnknown; }
   static Value unpack(std::uint32_t slot) {
     return {static_cast<State>(slot & 0xFFFF), static_cast<RuleClass>(slot >> 16)};
   }
@@ -46,7 +49,6 @@ class ExitMemo {
   }
 
  private:
-  static constexpr std::uint32_t kUnknown = 0xFFFFFFFF;
   // At most 4 MiB a thread.
   static constexpr std::size_t kMaxSlots = std::size_t{1} << 20;
 
@@ -55,6 +57,9 @@ class ExitMemo {
   // The first slot of each mill move, by [to][from] (from = to for a placement).
   std::array<std::int32_t, kMaxPoints * kMaxPoints> base_{};
   std::vector<std::uint32_t> slots_;
+  // Room for one batch of the look-ups.
+  std::vector<CowSets> exit_positions_;
+  std::vector<std::uint64_t> exit_indexes_;
 };
 
 }  // namespace mora::solver

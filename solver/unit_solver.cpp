@@ -245,7 +245,7 @@ void UnitSolver::run_layers(Part part, int first_layer) {
 }
 
 UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
-                                  const MillCandidates& candidates, ExitMemo* memo) const {
+                                  const MillCandidates& candidates, const ExitMemo* memo) const {
   Scan result;
   auto score = [&](ExitMemo::Value v) {
     result.pure.add(state::tag(v.pure) == state::kLoss ? state::payload(v.pure) + 1 : -1,
@@ -259,15 +259,12 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
   struct Lookup {
     const ExitTable* table;
     std::uint64_t index;
-    std::uint32_t* memo_slot;  // where the value is remembered, if anywhere
   } batch[kBatch];
   int n = 0;
   auto score_batch = [&] {
     for (int k = 0; k < n; ++k) {
-      const auto [t, i, slot] = batch[k];
-      const ExitMemo::Value v{t->pure[i], with_rule ? t->rule[i] : RuleClass::kDraw};
-      if (slot) *slot = ExitMemo::pack(v);
-      score(v);
+      const auto [t, i] = batch[k];
+      score({t->pure[i], with_rule ? t->rule[i] : RuleClass::kDraw});
     }
     n = 0;
   };
@@ -282,16 +279,15 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
           result.rule.add(1, -1);
           return;
         }
-        std::uint32_t* slot =
-            memo && std::has_single_bit(shots) ? memo->slot(from, to, left) : nullptr;
-        if (slot && ExitMemo::known(*slot)) {
+        if (const std::uint32_t* slot =
+                memo && std::has_single_bit(shots) ? memo->slot(from, to, left) : nullptr) {
           score(ExitMemo::unpack(*slot));
           return;
         }
         const std::uint64_t i = t->index.index(left, (mover & ~bit(from)) | bit(to));
         __builtin_prefetch(t->pure.data() + i);
         if (with_rule) __builtin_prefetch(t->rule.data() + i);
-        batch[n++] = {t, i, slot};
+        batch[n++] = {t, i};
         if (n == kBatch) score_batch();
       });
   score_batch();
@@ -327,6 +323,9 @@ void UnitSolver::initialise(Part part, int s) {
   const int move_weight = game_.board().num_symmetries();
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
     // The index keeps the mover's cows for long runs of positions.
+    const int other_cows = side.index.subspace().other;
+    // The ply-limit part's scan sets up the pure part too.
+    const bool with_rule = part == Part::kRule;
     MillCandidates candidates;
     ExitMemo memo;
     constexpr std::size_t kRun = 256;
@@ -337,15 +336,14 @@ void UnitSolver::initialise(Part part, int s) {
       const auto [mover, other] = run[(i - begin) % kRun];
       if (mover != candidates.ours()) {
         candidates = game_.mill_candidates(moving_position(mover, other));
-        memo.reset(candidates, side.index.subspace().other, game_.board().num_points());
+        memo.reset(candidates, other_cows, game_.board().num_points(),
+                   side.exit_by_survivors[other_cows - 1], with_rule);
       }
       if (full_board_draw && (mover | other) == full) {
         // Only 12v12: nobody was shot while placing, and the rules call that a draw.
         side.states[i] = state::kDraw;
         continue;
       }
-      // The ply-limit part's scan sets up the pure part too.
-      const bool with_rule = part == Part::kRule;
       const Scan moves = scan(with_rule, side, mover, other, candidates, &memo);
       const int weight = moves.quiet_moves * move_weight;
       const State st = initial_state(weight, with_rule ? moves.rule : moves.pure);

@@ -142,7 +142,7 @@ class UnitSolver {
   // of `mover` (game_.mill_candidates() of a position of `side` with these cows to move), and
   // `memo`, if given, holds the exit values seen since it was reset for them.
   Scan scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
-            const MillCandidates& candidates, ExitMemo* memo) const;
+            const MillCandidates& candidates, const ExitMemo* memo) const;
   static State initial_state(int weight, const ExitSummary& exits);
   // The pure part set up from the states the ply-limit part's scan left in pure_start.
   void start_pure_from_scan();
