@@ -7,7 +7,7 @@
 #include <string>
 
 #include "solver/chunks.h"
-#include "solver/successor_fold.h"
+#include "db/successor_fold.h"
 
 namespace mora::solver {
 namespace {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "db/database.h"
 #include "db/durable_file.h"
 #include "db/table.h"
 #include "solver/checkpoint.h"
@@ -126,17 +127,14 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
 }
 
 void check_solvable(const Rules& rules) {
-  if (rules.needs_history())
+  if (rules.mill_reforming == MillReforming::kNotSameMillNextMove)
     throw std::invalid_argument("rules '" + rules.name +
-                                "' bar re-forming a mill on the next turn; show and perft play "
-                                "them, but the solver does not solve their bars yet");
+                                "' bar re-forming a broken mill on the next turn, whose barred "
+                                "positions take part in their unit's cycles; show and perft play "
+                                "them, but the solver does not solve them yet");
   if (!rules.shot_mandatory)
     throw std::invalid_argument("rules '" + rules.name +
                                 "' let a player skip the shot; not solved yet");
-  if (rules.ply_limit > 0 && rules.ply_limit_scope != PlyLimitScope::kAllPlies &&
-      rules.ply_limit_scope != PlyLimitScope::kMovingPhase)
-    throw std::invalid_argument("rules '" + rules.name +
-                                "' count the ply limit only at three cows; not solved yet");
   if (rules.ply_limit > 120)
     throw std::invalid_argument("ply limits above 120 are not supported by the table format");
 }
@@ -207,7 +205,13 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
       exits.add(load_exit_table(game, folder / table_file_name(e), e));
-  UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds);
+  // house-003 derives the exits that set a bar from every finished table (docs/HISTORY.md).
+  std::optional<Database> finished;
+  if (rules.mill_reforming == MillReforming::kNoMoveStraightBack &&
+      !exit_subspaces(rules, unit).empty())
+    finished.emplace(std::vector{folder});
+  UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds,
+                    finished ? &*finished : nullptr);
   solver.solve();
   for (int s = 0; s < solver.num_sides(); ++s) {
     const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0};

@@ -25,6 +25,8 @@ constexpr int kMaxPredecessors = 256;
 // k plies to the next mill, 128 + k a loss.
 constexpr std::uint8_t kRuleWinBase = 1;
 constexpr std::uint8_t kRuleLossBase = 128;
+// The most plies to the next mill that the byte above holds, for units without a budget.
+constexpr int kUnbudgetedRuleCap = 126;
 
 std::uint8_t encode_rule(State s) {
   if (state::tag(s) == state::kWin)
@@ -44,17 +46,40 @@ Position moving_position(Bitboard mover, Bitboard other) {
   return pos;
 }
 
+// Whether the ply-limit count runs in subspace `s` (and so in its unit: the same cows).
+bool count_runs(const Game& game, Subspace s) {
+  Position pos;
+  pos.cows = {(Bitboard{1} << s.mover) - 1, ((Bitboard{1} << s.other) - 1) << s.mover};
+  return game.ply_counts(pos);
+}
+
+// What an exit's entry says to the scan.
+ExitMemo::Value exit_value(const Entry& e) {
+  const State pure = e.wdl == Wdl::kWin    ? state::make(state::kWin, e.distance)
+                     : e.wdl == Wdl::kLoss ? state::make(state::kLoss, e.distance)
+                                           : state::kDraw;
+  const RuleClass rule = e.rule == RuleWdl::kWin    ? RuleClass::kWin
+                         : e.rule == RuleWdl::kLoss ? RuleClass::kLoss
+                                                    : RuleClass::kDraw;
+  return {pure, rule};
+}
+
 }  // namespace
 
 UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits,
                        Progress& progress, std::filesystem::path scratch_folder,
-                       double checkpoint_seconds)
+                       double checkpoint_seconds, const Database* barred_exits)
     : game_(game),
       progress_(progress),
       scratch_folder_(std::move(scratch_folder)),
       rule_part_(game.rules().ply_limit > 0),
+      rule_cap_(count_runs(game, subspace) ? game.rules().ply_limit : kUnbudgetedRuleCap),
+      barred_exits_(barred_exits),
       checkpoint_seconds_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
+  if (game.rules().mill_reforming == MillReforming::kNoMoveStraightBack && !barred_exits &&
+      !exit_subspaces(game.rules(), subspace).empty())
+    throw std::invalid_argument("the exits that set a bar need the finished tables");
   sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}, {}, {}});
   if (subspace.mover != subspace.other) {
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
@@ -228,9 +253,10 @@ void UnitSolver::mark(Side& side, std::uint64_t i, int d) {
 }
 
 void UnitSolver::run_layers(Part part, int first_layer) {
-  const int cap = part == Part::kPure ? state::kMaxDistance : game_.rules().ply_limit;
+  const int cap = part == Part::kPure ? state::kMaxDistance : rule_cap_;
+  std::uint64_t decided = 0;
   for (int d = first_layer; d < cap; ++d) {
-    std::uint64_t decided = 0;
+    decided = 0;
     for (int s = 0; s < num_sides(); ++s) {
       progress_.begin(
           subspace(s).name() + " " + part_name(part) + " part: depth " + std::to_string(d),
@@ -242,6 +268,10 @@ void UnitSolver::run_layers(Part part, int first_layer) {
   }
   if (part == Part::kPure && max_pending_ >= state::kMaxDistance)
     throw std::runtime_error("a distance exceeds the 13-bit state");
+  // Without a budget the layers stop only when nothing more is decided.
+  if (part == Part::kRule && cap == kUnbudgetedRuleCap && decided > 0)
+    throw std::runtime_error("plies to the next mill exceed " + std::to_string(kUnbudgetedRuleCap) +
+                             " in a unit without a budget");
   for (Side& side : sides_)
     for (State& st : side.states)
       if (!state::is_final(st)) st = state::kDraw;
@@ -283,6 +313,8 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
     }
     n = 0;
   };
+  // house-003: a mill of a cow that stood in a mill sets a bar.
+  const Bitboard bar_setters = barred_exits_ ? game_.board().in_mills(mover) : 0;
   // Every mill shoots: check_solvable() refuses rules whose shot may be skipped, and the other
   // side has three cows or more on the board.
   result.quiet_moves = game_.for_each_mill_ply(
@@ -298,6 +330,15 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
             memo && std::has_single_bit(shots) ? memo->slot(from, to, left) : nullptr;
         if (slot && ExitMemo::known(*slot)) {
           score(ExitMemo::unpack(*slot));
+          return;
+        }
+        if (bar_setters & bit(from)) {
+          Position barred = moving_position(left, (mover & ~bit(from)) | bit(to));
+          barred.bars[kBlack] =
+              Bar{0, static_cast<std::int8_t>(to), static_cast<std::int8_t>(from)};
+          const ExitMemo::Value v = exit_value(barred_exits_->entry(barred));
+          if (slot) *slot = ExitMemo::pack(v);
+          score(v);
           return;
         }
         const std::uint64_t i = t->index.index(left, (mover & ~bit(from)) | bit(to));

@@ -26,6 +26,12 @@
 // pass weighs as a move does and the count above holds; it forms no mill, so it counts one ply
 // towards the ply limit like any quiet move, and a blocked position takes its value from the
 // position after the pass, one ply further.
+//
+// Under house-003 a mill that moves a cow out of a mill sets a bar (docs/HISTORY.md): its exit
+// is a barred position of the unit below, which no table stores; its values are derived from
+// the finished tables (Database::entry). The ply-limit part runs to the preset's limit only in
+// units where the count runs (Game::ply_counts); elsewhere it has no budget and runs until
+// nothing more is decided.
 #pragma once
 
 #include <array>
@@ -37,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "db/database.h"
 #include "db/table.h"
 #include "game/movegen.h"
 #include "indexing/indexer.h"
@@ -56,8 +63,11 @@ class UnitSolver {
   // checkpoint (solver/checkpoint.h) go to `scratch_folder`: a checkpoint is saved at the first
   // safe point (between layers) `checkpoint_seconds` after the previous one or the start
   // (never when negative), and solve() resumes from a usable one it finds there.
+  // `barred_exits` derives the exits that set a bar (house-003): the finished tables, needed
+  // for those rules wherever the unit has exits.
   UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits, Progress& progress,
-             std::filesystem::path scratch_folder, double checkpoint_seconds = -1);
+             std::filesystem::path scratch_folder, double checkpoint_seconds = -1,
+             const Database* barred_exits = nullptr);
   ~UnitSolver();
   UnitSolver(const UnitSolver&) = delete;
   UnitSolver& operator=(const UnitSolver&) = delete;
@@ -155,6 +165,8 @@ class UnitSolver {
   std::filesystem::path scratch_folder_;
   std::vector<Side> sides_;
   bool rule_part_ = false;
+  int rule_cap_ = 0;  // the layers of the ply-limit part: the limit, or all a byte can hold
+  const Database* barred_exits_ = nullptr;
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   UpdateBuckets updates_;
   std::uint64_t peak_bytes_ = 0;
