@@ -2,6 +2,7 @@
 // buffer protocols, threads, and damaged position strings and files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -17,6 +18,9 @@ bool operator==(const mora_result& a, const mora_result& b) {
 namespace {
 
 namespace fs = std::filesystem;
+using mora::testing::kBarActive;
+using mora::testing::kBarActiveLapsed;
+using mora::testing::kBarSet;
 using mora::testing::probe_db;
 using mora::testing::random_positions;
 
@@ -61,6 +65,40 @@ TEST(CApi, ProbesMovesAndLines) {
   ASSERT_EQ(mora_best_line(h.db, kWin3, 1000, line.data(), line.size(), nullptr), MORA_OK);
   EXPECT_EQ(std::count(line.begin(), line.end(), ' '), 2) << line;  // three plies
   EXPECT_EQ(line.rfind(best, 0), 0u) << line;
+}
+
+// house-003's barred positions through the C interface: probed like any other, the best move
+// keeps the value, and the bar takes the move back away.
+TEST(CApi, BarredPositionsOfHouse003) {
+  Db h(probe_db("house-003"));
+  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+  EXPECT_STREQ(mora_rules_name(h.db), "house-003");
+  auto moves_of = [&](const char* position) {
+    std::vector<mora_move> moves(256);
+    size_t count = 0;
+    EXPECT_EQ(mora_moves(h.db, position, moves.data(), moves.size(), &count), MORA_OK)
+        << mora_last_error();
+    moves.resize(count);
+    return moves;
+  };
+  auto offers = [&](const char* position, const char* move) {
+    const auto moves = moves_of(position);
+    return std::any_of(moves.begin(), moves.end(),
+                       [&](const mora_move& m) { return std::strncmp(m.move, move, 5) == 0; });
+  };
+  for (const char* position : {kBarSet, kBarActive}) {
+    mora_result r;
+    ASSERT_EQ(mora_probe(h.db, position, &r), MORA_OK) << mora_last_error();
+    const auto moves = moves_of(position);
+    ASSERT_FALSE(moves.empty());
+    EXPECT_EQ(moves[0].result, r) << position;
+  }
+  EXPECT_TRUE(offers(kBarActiveLapsed, "d6-d7"));
+  EXPECT_FALSE(offers(kBarActive, "d6-d7"));
+  mora_result r;
+  EXPECT_EQ(mora_probe(h.db, "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7", &r),
+            MORA_ERR_POSITION);
+  EXPECT_NE(std::strstr(mora_last_error(), "bar"), nullptr) << mora_last_error();
 }
 
 TEST(CApi, ReportsErrors) {
