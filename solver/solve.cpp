@@ -126,6 +126,14 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
   return ordered;
 }
 
+bool count_runs(const Game& game, Subspace s) {
+  Position pos;
+  pos.cows = {(Bitboard{1} << s.mover) - 1, ((Bitboard{1} << s.other) - 1) << s.mover};
+  pos.in_hand = {static_cast<std::uint8_t>(s.mover_in_hand),
+                 static_cast<std::uint8_t>(s.other_in_hand)};
+  return game.ply_counts(pos);
+}
+
 void check_solvable(const Rules& rules) {
   if (rules.mill_reforming == MillReforming::kNotSameMillNextMove)
     throw std::invalid_argument("rules '" + rules.name +

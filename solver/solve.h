@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "game/movegen.h"
 #include "game/rules.h"
 #include "indexing/indexer.h"
 #include "solver/progress.h"
@@ -30,6 +31,10 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
 std::uint64_t unit_size(const Board& board, Subspace unit);
 // Every moving-phase subspace with mover + other <= max_total.
 std::vector<Subspace> subspaces_up_to(int max_total);
+
+// Whether the ply-limit count runs on the plies of the positions of `s` (Game::ply_counts: it
+// depends on the cows on the board and in hand only, alike for both sides).
+bool count_runs(const Game& game, Subspace s);
 
 // Throws std::invalid_argument when the rules cannot be solved exactly by this solver.
 void check_solvable(const Rules& rules);

@@ -46,13 +46,6 @@ Position moving_position(Bitboard mover, Bitboard other) {
   return pos;
 }
 
-// Whether the ply-limit count runs in subspace `s` (and so in its unit: the same cows).
-bool count_runs(const Game& game, Subspace s) {
-  Position pos;
-  pos.cows = {(Bitboard{1} << s.mover) - 1, ((Bitboard{1} << s.other) - 1) << s.mover};
-  return game.ply_counts(pos);
-}
-
 // What an exit's entry says to the scan.
 ExitMemo::Value exit_value(const Entry& e) {
   const State pure = e.wdl == Wdl::kWin    ? state::make(state::kWin, e.distance)

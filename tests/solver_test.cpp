@@ -449,6 +449,35 @@ TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesBarredPositionsDerived) {
   EXPECT_GT(expect_barred_positions_derived(Database({*folder_}), 7), 1000u);
 }
 
+// What the bars change: house-003 against the same rules without them. Below 5v4 no bar arises,
+// so every value is the same; 5v4 and 4v5 differ where a bar-setting mill matters.
+TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesBarsChangeOnlyFiveVersusFour) {
+  Rules no_bars = Rules::preset("house-003");
+  no_bars.name = "house-003-without-bars";
+  no_bars.mill_reforming = MillReforming::kAllowed;
+  const fs::path folder = solve_into("house003_no_bars", no_bars, {{5, 4, 0, 0}});
+  const Database with({*folder_}), without({folder});
+  for (const Subspace& s : with.subspaces()) {
+    const std::vector<Entry> a = read_all(*with.table(s)), b = read_all(*without.table(s));
+    ASSERT_EQ(a.size(), b.size());
+    std::uint64_t pure = 0, rule = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      pure += a[i].wdl != b[i].wdl || a[i].distance != b[i].distance;
+      rule += a[i].rule != b[i].rule || a[i].plies_to_mill != b[i].plies_to_mill;
+    }
+    std::cout << s.name() << ": " << a.size() << " canonical positions, " << pure
+              << " with another pure value or distance, " << rule
+              << " with another ply-limit value or plies to the next mill\n";
+    if (s.mover + s.other < 9) {
+      EXPECT_EQ(pure, 0u) << s.name();
+      EXPECT_EQ(rule, 0u) << s.name();
+    } else {
+      EXPECT_GT(pure, 0u) << s.name();
+    }
+  }
+  fs::remove_all(folder);
+}
+
 TEST(Solver, SameBytesWithOneAndTwoThreads) {
   const Rules rules = Rules::preset("morabaraba");
   std::vector<fs::path> folders;

@@ -325,6 +325,14 @@ INSTANTIATE_TEST_SUITE_P(WholeGame, WholeGamePreset,
                            return name;
                          });
 
+// house-003 counts the ply limit while either side has three cows (in hand and on the board),
+// placing included; herd 4 (herd 3 would need the simple moving solver's slow history model).
+INSTANTIATE_TEST_SUITE_P(WholeGameHistory, WholeGamePreset,
+                         ::testing::Combine(::testing::Values(4), ::testing::Values("house-003")),
+                         [](const ::testing::TestParamInfo<WholeGamePreset::ParamType>&) {
+                           return std::string("Herd4_house003");
+                         });
+
 // Plies to the next mill stay far below 50 or 60 in herds 3 and 4, so the presets never let the
 // count run out while placing; a short limit makes it (and the moving phase's) bite.
 TEST(WholeGame, HerdThreeWithAShortPlyLimit) {
