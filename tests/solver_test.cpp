@@ -194,6 +194,22 @@ TEST_F(SolvedSmall, HandCheckedPositions) {
   EXPECT_EQ(to_string(db.game().board(), moves[0].first).substr(0, 5), "b6-g7");
 }
 
+// Verifies a copy of `folder` whose table of `s` `alter` changed (every table, or with
+// `only_altered` that one): the verifier finds errors, the first in `s`.
+template <typename Alter>
+void expect_verifier_catches(const fs::path& folder, Subspace s, bool only_altered, Alter&& alter) {
+  const fs::path copy = fresh_folder("altered_" + s.name());
+  fs::copy(folder, copy);
+  rewrite_table(copy / table_file_name(s), alter);
+  solver::Progress quiet(false);
+  const Database db({copy});
+  const auto report = solver::verify(db, only_altered ? std::vector{s} : db.subspaces(), quiet);
+  EXPECT_GE(report.errors, 1u);
+  ASSERT_FALSE(report.first_errors.empty());
+  EXPECT_NE(report.first_errors[0].find(s.name()), std::string::npos) << report.first_errors[0];
+  fs::remove_all(copy);
+}
+
 TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
   solver::Progress quiet(false);
   {
@@ -202,22 +218,14 @@ TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
     EXPECT_EQ(report.errors, 0u);
     EXPECT_EQ(report.positions, 169'626u + 2 * 760'398u);
   }
-  const fs::path copy = fresh_folder("altered");
-  fs::copy(*folder_, copy);
   // Turn the first win into a win two plies longer (a win's distance stays odd, as the table
   // format requires).
-  rewrite_table(copy / table_file_name({3, 4, 0, 0}), [](std::vector<Entry>& entries) {
+  expect_verifier_catches(*folder_, {3, 4, 0, 0}, false, [](std::vector<Entry>& entries) {
     const auto it = std::find_if(entries.begin(), entries.end(),
                                  [](const Entry& e) { return e.wdl == Wdl::kWin; });
     ASSERT_NE(it, entries.end());
     it->distance += 2;
   });
-  const Database db({copy});
-  const auto report = solver::verify(db, db.subspaces(), quiet);
-  EXPECT_GE(report.errors, 1u);
-  ASSERT_FALSE(report.first_errors.empty());
-  EXPECT_NE(report.first_errors[0].find("3v4"), std::string::npos) << report.first_errors[0];
-  fs::remove_all(copy);
 }
 
 // The Koti board: 4v4 is the smallest unit where a side can be walled in (three cows fly, and
@@ -407,23 +415,15 @@ TEST_F(SolvedHouse003, VerifierPassesAndCatchesAnAlteredValue) {
     const auto report = solver::verify(db, db.subspaces(), quiet);
     EXPECT_EQ(report.errors, 0u) << (report.first_errors.empty() ? "" : report.first_errors[0]);
   }
-  const fs::path copy = fresh_folder("house003_altered");
-  fs::copy(*folder_, copy);
   // A 4v3 position's ply-limit value: the first rule win made a cursed win, which its
   // successors' values refute.
-  rewrite_table(copy / table_file_name({4, 3, 0, 0}), [](std::vector<Entry>& entries) {
+  expect_verifier_catches(*folder_, {4, 3, 0, 0}, true, [](std::vector<Entry>& entries) {
     const auto it = std::find_if(entries.begin(), entries.end(),
                                  [](const Entry& e) { return e.rule == RuleWdl::kWin; });
     ASSERT_NE(it, entries.end());
     it->rule = RuleWdl::kCursedWin;
     it->plies_to_mill = 0;
   });
-  const Database db({copy});
-  const auto report = solver::verify(db, {{4, 3, 0, 0}}, quiet);
-  EXPECT_GE(report.errors, 1u);
-  ASSERT_FALSE(report.first_errors.empty());
-  EXPECT_NE(report.first_errors[0].find("4v3"), std::string::npos) << report.first_errors[0];
-  fs::remove_all(copy);
 }
 
 // house-003 up to 5v4, out of CI (minutes): 4v4 has no budget for the ply limit, and 5v4's
