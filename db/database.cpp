@@ -128,7 +128,7 @@ Entry Database::barred_entry(const Position& pos) const {
     if (child.total(child.side_to_move) <= 2)
       fold.add_game_won();
     else
-      fold.add(entry(child), game_.forms_mill(pos, m));
+      fold.add(entry(child), game_.restarts_count(pos, m));
   }
   return fold.result();
 }
@@ -268,7 +268,7 @@ std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) c
     ProbeResult r = negate(probe(game_.make(pos, m)));
     // Any mill ends the count (the solver's definition): the move itself is the next mill,
     // which must still come within the limit.
-    if (game_.forms_mill(pos, m) && r.plies_to_mill) r.plies_to_mill = 1;
+    if (game_.restarts_count(pos, m) && r.plies_to_mill) r.plies_to_mill = 1;
     if (game_.ply_counts(pos)) limit_to_count(r, rules_.ply_limit, pos.plies_since_mill);
     out.emplace_back(m, r);
   }

@@ -36,8 +36,10 @@ std::vector<Subspace> subspaces_up_to(int max_total);
 // depends on the cows on the board and in hand only, alike for both sides).
 bool count_runs(const Game& game, Subspace s);
 
-// Throws std::invalid_argument when the rules cannot be solved exactly by this solver.
+// Throws std::invalid_argument when the rules cannot be solved exactly by this solver, or
+// (the second form) not the unit `unit` under them.
 void check_solvable(const Rules& rules);
+void check_solvable(const Rules& rules, Subspace unit);
 
 struct SolveOptions {
   std::filesystem::path folder;

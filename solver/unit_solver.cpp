@@ -308,10 +308,15 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
   };
   // house-003: a mill of a cow that stood in a mill sets a bar.
   const Bitboard bar_setters = barred_exits_ ? game_.board().in_mills(mover) : 0;
-  // Every mill shoots: check_solvable() refuses rules whose shot may be skipped, and the other
-  // side has three cows or more on the board.
+  int declined = 0;
+  // The other side has three cows or more on the board, so a mill shoots unless the rules let
+  // the shot be declined (mssa-1): then the declined mill is one more ply inside the unit.
   result.quiet_moves = game_.for_each_mill_ply(
       moving_position(mover, other), candidates, [&](Point from, Point to, Bitboard shots) {
+        if (!shots) {
+          ++declined;
+          return;
+        }
         const Bitboard left = other & ~shots;
         const ExitTable* t = side.exit_by_survivors[std::popcount(left)];
         if (!t) {  // down to two cows
@@ -341,6 +346,7 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
         if (n == kBatch) score_batch();
       });
   score_batch();
+  result.quiet_moves += declined;
   // A blocked side passes where the rules say so: one ply that stays in the unit.
   if (result.quiet_moves == 0 && game_.passes(moving_position(mover, other)))
     result.quiet_moves = 1;
@@ -435,13 +441,14 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         ++local;
         if (d + 1 > cap) continue;
         // Unmoves: the side that just moved is `other`; it moved a cow to `to` from `from`
-        // without forming a mill.
+        // without forming a mill, or forming one and declining its shot where the rules allow.
         Bitboard mover, other;
         side.index.unindex(i, mover, other);
         const Bitboard empty = board.all_points() & ~(mover | other);
         const bool flew = rules.flying_at != 0 && std::popcount(other) == rules.flying_at;
+        const Bitboard moved = rules.shot_mandatory ? other & ~board.in_mills(other) : other;
         int n = 0;
-        for (Bitboard tos = other & ~board.in_mills(other); tos; tos &= tos - 1) {
+        for (Bitboard tos = moved; tos; tos &= tos - 1) {
           const Point to = std::countr_zero(tos);
           const Bitboard rest = other & ~bit(to);
           for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;

@@ -31,7 +31,7 @@ Entry recompute(const Game& game, Stored&& stored, const Position& pos) {
     if (child.total(kWhite) <= 2)
       fold.add_game_won();
     else
-      fold.add(stored(child), game.forms_mill(pos, m));
+      fold.add(stored(child), game.restarts_count(pos, m));
   }
   return fold.result();
 }

@@ -478,6 +478,80 @@ TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesBarsChangeOnlyFiveVersusFour) 
   fs::remove_all(folder);
 }
 
+// mssa-1 up to 4v4: the shot may be declined (a ply that stays in the unit and does not
+// restart the count), and no bar arises below five cows a side. The ply limit counts only in
+// 3v3 (both at three).
+struct Mssa1 {
+  static constexpr const char* kName = "mssa1";
+  static constexpr const char* kRules = "mssa-1";
+  static constexpr Subspace kUnit{4, 4, 0, 0};
+};
+using SolvedMssa1 = Solved<Mssa1>;
+
+TEST_F(SolvedMssa1, HistoryValuesAgreeWithTheSimpleSolverOnThreeVersusThree) {
+  expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
+}
+
+TEST_F(SolvedMssa1, AgreesWithTheSimpleSolverOnFourVersusThree) {
+  expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}, {{4, 3}, {3, 4}}});
+}
+
+TEST_F(SolvedMssa1, VerifierPassesAndCatchesAnAlteredValue) {
+  solver::Progress quiet(false);
+  {
+    const Database db({*folder_});
+    const auto report = solver::verify(db, db.subspaces(), quiet);
+    EXPECT_EQ(report.errors, 0u) << (report.first_errors.empty() ? "" : report.first_errors[0]);
+    EXPECT_EQ(report.positions, 169'626u + 2 * 760'398u + 3'225'597u);
+  }
+  // A 4v4 position's ply-limit value, where 4v4 has no budget: the first rule loss made a
+  // blessed loss, which its successors' values refute.
+  expect_verifier_catches(*folder_, {4, 4, 0, 0}, true, [](std::vector<Entry>& entries) {
+    const auto it = std::find_if(entries.begin(), entries.end(),
+                                 [](const Entry& e) { return e.rule == RuleWdl::kLoss; });
+    ASSERT_NE(it, entries.end());
+    it->rule = RuleWdl::kBlessedLoss;
+    it->plies_to_mill = 0;
+  });
+}
+
+// A declined shot is a ply of its own that keeps the cows: its value is that of the position
+// with the same cows, the other side to move, and it does not restart the count.
+TEST_F(SolvedMssa1, DeclinedShotsAreMovesOfTheirOwn) {
+  const Database db({*folder_});
+  const Game& game = db.game();
+  const SubspaceIndex index(game.board(), {4, 3, 0, 0});
+  std::uint64_t declined = 0;
+  for (std::uint64_t i = 0; i < index.size(); i += 13) {
+    const Position pos = index.position(i);
+    for (const auto& [move, value] : db.moves(pos)) {
+      if (!move.shot_declined) continue;
+      ++declined;
+      const Position child = game.make(pos, move);
+      EXPECT_EQ(child.on_board(kBlack), 3);
+      EXPECT_EQ(child.plies_since_mill, 0);  // 4v3: the count does not run
+      const ProbeResult r = db.probe(child);
+      EXPECT_EQ(static_cast<int>(value.wdl), 2 - static_cast<int>(r.wdl));
+    }
+  }
+  EXPECT_GT(declined, 1000u);
+  // 3v3, both at three: a declined mill counts one more ply.
+  const Position pos = parse_position("WW....../W......./B.B.B... w 0 0 4");
+  MoveList list;
+  game.generate(pos, list);
+  int seen = 0;
+  for (const Move& m : list)
+    if (m.shot_declined) {
+      ++seen;
+      EXPECT_EQ(game.make(pos, m).plies_since_mill, 5);
+    }
+  EXPECT_GT(seen, 0);
+  // Declining never helps where the shot wins at once: the best move still shoots.
+  const auto moves = db.moves(pos);
+  EXPECT_EQ(moves[0].second.distance, 1);
+  EXPECT_FALSE(moves[0].first.shot_declined);
+}
+
 TEST(Solver, SameBytesWithOneAndTwoThreads) {
   const Rules rules = Rules::preset("morabaraba");
   std::vector<fs::path> folders;
@@ -524,7 +598,17 @@ TEST(Solver, RefusesToSolveOverATableOfANewerVersion) {
 }
 
 TEST(Solver, RejectsRulesItCannotSolveExactly) {
-  EXPECT_THROW(solver::check_solvable(Rules::preset("mssa-1")), std::invalid_argument);
+  // mssa-1 up to 4v4 only: from five cows a side, declined shots leave barred positions in
+  // their own unit.
+  EXPECT_NO_THROW(solver::check_solvable(Rules::preset("mssa-1"), {4, 4, 0, 0}));
+  EXPECT_THROW(solver::check_solvable(Rules::preset("mssa-1"), {5, 3, 0, 0}),
+               std::invalid_argument);
+  std::ostringstream log;
+  const fs::path folder = fresh_folder("mssa1_refused");
+  EXPECT_THROW(solver::solve({folder, Rules::preset("mssa-1"), {{5, 3, 0, 0}}, false}, log),
+               std::invalid_argument);
+  EXPECT_FALSE(fs::exists(folder / "3v3.mtb"));  // refused before solving anything
+  fs::remove_all(folder);
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("house-003")));
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("msa-tournament")));
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("online")));
