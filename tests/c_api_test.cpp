@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 using mora::testing::kBarActive;
 using mora::testing::kBarActiveLapsed;
 using mora::testing::kBarSet;
+using mora::testing::kMillToDecline;
 using mora::testing::probe_db;
 using mora::testing::random_positions;
 
@@ -99,6 +100,30 @@ TEST(CApi, BarredPositionsOfHouse003) {
   EXPECT_EQ(mora_probe(h.db, "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7", &r),
             MORA_ERR_POSITION);
   EXPECT_NE(std::strstr(mora_last_error(), "bar"), nullptr) << mora_last_error();
+}
+
+// mssa-1's declined shot through the C interface: a move of its own, written with `x-`, whose
+// value is the probe of the position it leads to.
+TEST(CApi, DeclinedShotsOfMssa1) {
+  Db h(probe_db("mssa-1"));
+  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+  std::vector<mora_move> moves(256);
+  size_t count = 0;
+  ASSERT_EQ(mora_moves(h.db, kMillToDecline, moves.data(), moves.size(), &count), MORA_OK)
+      << mora_last_error();
+  moves.resize(count);
+  const auto declined = std::find_if(moves.begin(), moves.end(), [](const mora_move& m) {
+    return std::strcmp(m.move, "d6-d7x-") == 0;
+  });
+  ASSERT_NE(declined, moves.end());
+  EXPECT_EQ(moves[0].result.wdl, MORA_WIN);
+  EXPECT_EQ(moves[0].result.distance, 1);
+  // After the declined shot: the same cows, Black to move, the count not restarted.
+  mora_result after;
+  ASSERT_EQ(mora_probe(h.db, "WWW...B./.......B/B....... b 0 0 1", &after), MORA_OK)
+      << mora_last_error();
+  EXPECT_EQ(declined->result.wdl, 2 - after.wdl);
+  EXPECT_EQ(declined->result.distance, after.distance + 1);
 }
 
 TEST(CApi, ReportsErrors) {

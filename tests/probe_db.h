@@ -2,8 +2,9 @@
 // c_api_test, python/test_probe.py). ctest's probe_db fixture solves 3v3 under `morabaraba`
 // (with the ply-limit part) and `malom` (pure only) into $MORABARABA_TEST_DB/<rules>, and the
 // whole game of herd 3 (placing positions too) under `morabaraba` and `msa-tournament` into
-// $MORABARABA_TEST_DB/herd3-<rules>, and `house-003` up to 8 cows on the board (3v5 holds its
-// barred positions) into $MORABARABA_TEST_DB/house-003.
+// $MORABARABA_TEST_DB/herd3-<rules>, `house-003` up to 8 cows on the board (3v5 holds its
+// barred positions) into $MORABARABA_TEST_DB/house-003, and `mssa-1` up to 7 into
+// $MORABARABA_TEST_DB/mssa-1.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -23,6 +24,9 @@ constexpr const char* kBarSet = "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7"
 // down to two) is barred.
 constexpr const char* kBarActive = "W.WB..../WWW...../....B.B. w 0 0 1 bar:w:d6-d7";
 constexpr const char* kBarActiveLapsed = "W.WB..../WWW...../....B.B. w 0 0 1";
+// mssa-1: White may close a7-d7-g7 with d6-d7 and shoot Black down to two, or decline the shot
+// (d6-d7x-), which loses here.
+constexpr const char* kMillToDecline = "W.W...B./.W.....B/B....... w 0 0 0";
 
 inline std::filesystem::path probe_db(const std::string& rules) {
   const char* root = std::getenv("MORABARABA_TEST_DB");

@@ -136,6 +136,14 @@ class ProbeTest(unittest.TestCase):
             self.assertTrue(any(m.startswith("d6-d7") for m, _ in db.moves(lapsed)))
             self.assertFalse(any(m.startswith("d6-d7") for m, _ in db.moves(bar_active)))
 
+    def test_mssa_1(self):
+        """mssa-1 up to 7 cows on the board, its declined shots written with x-."""
+        mill_to_decline = "W.W...B./.W.....B/B....... w 0 0 0"
+        positions = random_positions(random.Random(14), 30, (4, 3)) + [mill_to_decline]
+        self.compare("mssa-1", positions=positions)
+        with morabaraba.Database([os.path.join(DB_ROOT, "mssa-1")]) as db:
+            self.assertIn("d6-d7x-", [m for m, _ in db.moves(mill_to_decline)])
+
     def test_herd3_start(self):
         """The start of herd 3 as probe_test derives it by forward search, and its best line:
         as long as the distance, a placement each of the first six plies, a shot at the end."""
