@@ -4,6 +4,7 @@
 #include <bit>
 #include <stdexcept>
 
+#include "db/successor_fold.h"
 #include "game/bar_text.h"
 
 namespace mora {
@@ -108,6 +109,30 @@ Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int oth
   return t.reader->probe(t.index.index(mover, other));
 }
 
+Entry Database::entry(const Position& pos) const {
+  if (pos.has_bars()) return barred_entry(pos);
+  const Color us = pos.side_to_move;
+  return entry(pos.mover(), pos.other(), pos.in_hand[us], pos.in_hand[opposite(us)]);
+}
+
+Entry Database::barred_entry(const Position& pos) const {
+  // mssa-1's barred positions take part in their unit's cycles and cannot be derived.
+  if (rules_.mill_reforming != MillReforming::kNoMoveStraightBack)
+    throw std::invalid_argument("rules '" + rules_.name +
+                                "': positions with a bar are not derived from stored ones");
+  SuccessorFold fold(rules_.ply_limit, game_.ply_counts(pos));
+  MoveList list;
+  game_.generate(pos, list);
+  for (const Move& m : list) {
+    const Position child = game_.make(pos, m);
+    if (child.total(child.side_to_move) <= 2)
+      fold.add_game_won();
+    else
+      fold.add(entry(child), game_.restarts_count(pos, m));
+  }
+  return fold.result();
+}
+
 Outcome Database::covered_outcome(const Position& pos) const {
   // The indexer trusts its input; a Position built by hand may not be one.
   if ((pos.cows[kWhite] & pos.cows[kBlack]) || (pos.occupied() & ~game_.board().all_points()))
@@ -180,8 +205,7 @@ ProbeResult Database::probe(const Position& pos) const {
     case Outcome::kOngoing:
       break;
   }
-  const Table& t = table_for(pos);
-  return at_count(t.reader->probe(t.index.index(pos.mover(), pos.other())), pos);
+  return at_count(entry(pos), pos);
 }
 
 Wdl Database::probe_wdl(const Position& pos) const {
@@ -193,6 +217,7 @@ Wdl Database::probe_wdl(const Position& pos) const {
     case Outcome::kOngoing:
       break;
   }
+  if (pos.has_bars()) return barred_entry(pos).wdl;
   const Table& t = table_for(pos);
   return t.reader->probe_wdl(t.index.index(pos.mover(), pos.other()));
 }
@@ -243,7 +268,7 @@ std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) c
     ProbeResult r = negate(probe(game_.make(pos, m)));
     // Any mill ends the count (the solver's definition): the move itself is the next mill,
     // which must still come within the limit.
-    if (game_.forms_mill(pos, m) && r.plies_to_mill) r.plies_to_mill = 1;
+    if (game_.restarts_count(pos, m) && r.plies_to_mill) r.plies_to_mill = 1;
     if (game_.ply_counts(pos)) limit_to_count(r, rules_.ply_limit, pos.plies_since_mill);
     out.emplace_back(m, r);
   }

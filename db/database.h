@@ -73,6 +73,10 @@ class Database {
   // The entry stored for the position of `mover` and `other` cows (the mover to move) with
   // these cows in hand.
   Entry entry(Bitboard mover, Bitboard other, int mover_in_hand = 0, int other_in_hand = 0) const;
+  // The entry of `pos` at count 0: stored, or for a position with a bar (house-003) derived
+  // from the stored entries of what follows it (docs/HISTORY.md). `pos` must be covered (see
+  // probe()); its bars are not validated here.
+  Entry entry(const Position& pos) const;
 
  private:
   struct Table;
@@ -82,6 +86,10 @@ class Database {
   // The outcome of pos by cows, blocking or a full board, after checking that the database
   // covers it; pure values ignore the ply limit.
   Outcome covered_outcome(const Position& pos) const;
+  // A barred position's entry: its successors folded (SuccessorFold), each itself stored or,
+  // when it still carries a bar, derived the same way; every bar it meets is one unit lower
+  // or one ply from lapsing, so the recursion ends.
+  Entry barred_entry(const Position& pos) const;
   // The ply-limit value at pos's count from the entry at count 0.
   ProbeResult at_count(const Entry& e, const Position& pos) const;
 

@@ -103,9 +103,9 @@ Position Game::make(const Position& pos, const Move& move) const {
   // position string.
   if (next.bars[them].from != kNoPoint && !(next.cows[them] & bit(next.bars[them].from)))
     next.bars[them] = Bar{};
-  const bool resets = forms_mill(pos, move) && (rules_.shot_mandatory || move.num_shots() > 0);
-  next.plies_since_mill =
-      resets || !ply_counts(pos) ? 0 : static_cast<std::uint16_t>(pos.plies_since_mill + 1);
+  next.plies_since_mill = restarts_count(pos, move) || !ply_counts(pos)
+                              ? 0
+                              : static_cast<std::uint16_t>(pos.plies_since_mill + 1);
   next.side_to_move = them;
   return next;
 }

@@ -112,9 +112,13 @@ class Game {
     return MillCandidates(*board_, pos.cows[us], pos.in_hand[us] > 0, flies(pos, us));
   }
   Position make(const Position& pos, const Move& move) const;
-  // Whether `move` forms a mill, and so restarts the ply-limit count (a mill formed while the
-  // opponent has no cow on the board shoots none).
+  // Whether `move` forms a mill (a mill formed while the opponent has no cow on the board
+  // shoots none).
   bool forms_mill(const Position& pos, const Move& move) const;
+  // Whether `move` restarts the ply-limit count: a mill, unless its shot was declined.
+  bool restarts_count(const Position& pos, const Move& move) const {
+    return forms_mill(pos, move) && (rules_.shot_mandatory || move.num_shots() > 0);
+  }
 
   // Whether the game has ended at `pos`, from the side to move. With `apply_ply_limit` false
   // the ply-limit draw is ignored (as in perft and the pure values).

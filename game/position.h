@@ -37,6 +37,7 @@ struct Position {
   int on_board(Color c) const { return std::popcount(cows[c]); }
   int total(Color c) const { return on_board(c) + in_hand[c]; }
   bool placing() const { return in_hand[0] != 0 || in_hand[1] != 0; }
+  bool has_bars() const { return !bars[0].none() || !bars[1].none(); }
 
   // The same position with colours exchanged (white cows become black and the side to move
   // changes): values from the side to move are unchanged.

@@ -8,7 +8,7 @@
 namespace mora::solver {
 
 void ExitMemo::reset(const MillCandidates& candidates, int other_cows, int num_points,
-                     const ExitTable* exits, bool with_rule) {
+                     const ExitTable* exits, bool with_rule, Bitboard derived_from) {
   ours_ = candidates.ours();
   all_points_ = (Bitboard{1} << num_points) - 1;
   // The survivors of one shot stand on the points that neither the mover's cows nor the
@@ -29,6 +29,11 @@ void ExitMemo::reset(const MillCandidates& candidates, int other_cows, int num_p
   std::int32_t next = 0;
   for (const MillCandidates::Candidate& c : candidates.candidates()) {
     base_[c.to * kMaxPoints + (c.from < 0 ? c.to : c.from)] = next;
+    if (c.from >= 0 && (derived_from & bit(c.from))) {
+      std::fill_n(slots_.begin() + next, per_move, kUnknown);
+      next += static_cast<std::int32_t>(per_move);
+      continue;
+    }
     const Bitboard free = all_points_ & ~(ours_ | bit(c.to));
     const Bitboard moved = (c.from < 0 ? ours_ : ours_ & ~bit(c.from)) | bit(c.to);
     // Gosper's next subset of the same size runs through the survivors' placements in colex

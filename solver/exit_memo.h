@@ -29,18 +29,21 @@ class ExitMemo {
   // meet in `exits` (rule classes too when `with_rule`) at once: read one at a time between
   // the scan's other work, these scattered reads stalled it, where a loop that does nothing
   // else overlaps their misses. Remembers nothing when the run's exits are too many to hold
-  // (the flying side's, with their many moves) or end the game (`exits` nullptr).
+  // (the flying side's, with their many moves) or end the game (`exits` nullptr). The exits of
+  // the mill moves from `derived_from` (house-003's bar-setting moves, whose values are not
+  // those of `exits`) are left unknown, for the caller to store() as it derives them.
   void reset(const MillCandidates& candidates, int other_cows, int num_points,
-             const ExitTable* exits, bool with_rule);
+             const ExitTable* exits, bool with_rule, Bitboard derived_from);
 
   // The slot of the exit reached by the mill move from -> to and the one shot leaving `left`
   // of the other side's cows; nullptr when the memo does not hold this run's exits.
-  const std::uint32_t* slot(Point from, Point to, Bitboard left) const {
+  std::uint32_t* slot(Point from, Point to, Bitboard left) {
     if (slots_.empty()) return nullptr;
     const std::int32_t base = base_[to * kMaxPoints + (from < 0 ? to : from)];
     const Bitboard free = all_points_ & ~(ours_ | bit(to));
     return &slots_[base + indexing::colex_rank(indexing::extract(left, free))];
   }
+  static bool known(std::uint32_t slot) { return slot != kUnknown; }
   static Value unpack(std::uint32_t slot) {
     return {static_cast<State>(slot & 0xFFFF), static_cast<RuleClass>(slot >> 16)};
   }
@@ -49,6 +52,7 @@ class ExitMemo {
   }
 
  private:
+  static constexpr std::uint32_t kUnknown = 0xFFFFFFFF;
   // At most 4 MiB a thread.
   static constexpr std::size_t kMaxSlots = std::size_t{1} << 20;
 

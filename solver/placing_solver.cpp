@@ -6,8 +6,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "db/successor_fold.h"
 #include "solver/chunks.h"
-#include "solver/successor_fold.h"
+#include "solver/solve.h"
 
 namespace mora::solver {
 namespace {
@@ -58,7 +59,7 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
   Position shape;
   shape.in_hand = {static_cast<std::uint8_t>(s.mover_in_hand),
                    static_cast<std::uint8_t>(s.other_in_hand)};
-  const bool budgeted = game.ply_counts(shape);
+  const bool budgeted = count_runs(game, s);
   const int limit = game.rules().ply_limit;
 
   // One position's successors are gathered, indexed and prefetched while the previous

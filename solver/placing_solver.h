@@ -1,6 +1,6 @@
 // The placing phase. Every placing ply puts a cow from a hand on the board, so no placing
 // position comes back and each one's values follow from its successors' in one forward step
-// (solver/successor_fold.h), subspace by subspace, fewest cows in hand first. The last
+// (db/successor_fold.h), subspace by subspace, fewest cows in hand first. The last
 // placement leads into the moving-phase tables.
 #pragma once
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "db/database.h"
 #include "db/durable_file.h"
 #include "db/table.h"
 #include "solver/checkpoint.h"
@@ -128,20 +129,30 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
   return ordered;
 }
 
+bool count_runs(const Game& game, Subspace s) {
+  Position pos;
+  pos.cows = {(Bitboard{1} << s.mover) - 1, ((Bitboard{1} << s.other) - 1) << s.mover};
+  pos.in_hand = {static_cast<std::uint8_t>(s.mover_in_hand),
+                 static_cast<std::uint8_t>(s.other_in_hand)};
+  return game.ply_counts(pos);
+}
+
 void check_solvable(const Rules& rules) {
-  if (rules.needs_history())
-    throw std::invalid_argument("rules '" + rules.name +
-                                "' bar re-forming a mill on the next turn; show and perft play "
-                                "them, but the solver does not solve their bars yet");
-  if (!rules.shot_mandatory)
-    throw std::invalid_argument("rules '" + rules.name +
-                                "' let a player skip the shot; not solved yet");
-  if (rules.ply_limit > 0 && rules.ply_limit_scope != PlyLimitScope::kAllPlies &&
-      rules.ply_limit_scope != PlyLimitScope::kMovingPhase)
-    throw std::invalid_argument("rules '" + rules.name +
-                                "' count the ply limit only at three cows; not solved yet");
   if (rules.ply_limit > 120)
     throw std::invalid_argument("ply limits above 120 are not supported by the table format");
+}
+
+void check_solvable(const Rules& rules, Subspace unit) {
+  check_solvable(rules);
+  // mssa-1: a declined shot that broke a mill keeps the unit and leaves a barred position in
+  // its cycles (docs/HISTORY.md), which needs five cows on the mover's side.
+  if (rules.mill_reforming == MillReforming::kNotSameMillNextMove &&
+      std::max(unit.mover, unit.other) >= 5)
+    throw std::invalid_argument(
+        "rules '" + rules.name + "': unit " + unit.name() +
+        " has five cows on a side, where a declined shot can leave a barred position inside the "
+        "unit; the solver does not solve those yet (units up to 4v4 are solved: --max-total 7, "
+        "or --subspace 4v4, or --whole-game up to --herd 4)");
 }
 
 void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std::ostream& log) {
@@ -210,7 +221,13 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
       exits.add(load_exit_table(game, folder / table_file_name(e), e));
-  UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds);
+  // house-003 derives the exits that set a bar from every finished table (docs/HISTORY.md).
+  std::optional<Database> finished;
+  if (rules.mill_reforming == MillReforming::kNoMoveStraightBack &&
+      !exit_subspaces(rules, unit).empty())
+    finished.emplace(std::vector{folder});
+  UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds,
+                    finished ? &*finished : nullptr);
   solver.solve();
   // The two sides' tables are written at once: compression is most of the writing, and would
   // otherwise leave a thread idle for the minutes a large unit's tables take.
@@ -240,6 +257,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
 }  // namespace
 
 UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress) {
+  check_solvable(options.rules, unit);
   const Game game(options.rules);
   const auto start = std::chrono::steady_clock::now();
   const double cpu_start = process_cpu_seconds();
@@ -315,6 +333,7 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
   std::vector<UnitReport> reports;
   Progress progress(options.progress);
   const auto units = units_for(options.rules, options.targets);
+  for (const Subspace& unit : units) check_solvable(options.rules, unit);
   std::vector<bool> finished(units.size());
   std::uint64_t to_solve = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "game/movegen.h"
 #include "game/rules.h"
 #include "indexing/indexer.h"
 #include "solver/progress.h"
@@ -31,8 +32,14 @@ std::uint64_t unit_size(const Board& board, Subspace unit);
 // Every moving-phase subspace with mover + other <= max_total.
 std::vector<Subspace> subspaces_up_to(int max_total);
 
-// Throws std::invalid_argument when the rules cannot be solved exactly by this solver.
+// Whether the ply-limit count runs on the plies of the positions of `s` (Game::ply_counts: it
+// depends on the cows on the board and in hand only, alike for both sides).
+bool count_runs(const Game& game, Subspace s);
+
+// Throws std::invalid_argument when the rules cannot be solved exactly by this solver, or
+// (the second form) not the unit `unit` under them.
 void check_solvable(const Rules& rules);
+void check_solvable(const Rules& rules, Subspace unit);
 
 struct SolveOptions {
   std::filesystem::path folder;

@@ -25,6 +25,8 @@ constexpr int kMaxPredecessors = 256;
 // k plies to the next mill, 128 + k a loss.
 constexpr std::uint8_t kRuleWinBase = 1;
 constexpr std::uint8_t kRuleLossBase = 128;
+// The most plies to the next mill that the byte above holds, for units without a budget.
+constexpr int kUnbudgetedRuleCap = 126;
 
 std::uint8_t encode_rule(State s) {
   if (state::tag(s) == state::kWin)
@@ -44,17 +46,33 @@ Position moving_position(Bitboard mover, Bitboard other) {
   return pos;
 }
 
+// What an exit's entry says to the scan.
+ExitMemo::Value exit_value(const Entry& e) {
+  const State pure = e.wdl == Wdl::kWin    ? state::make(state::kWin, e.distance)
+                     : e.wdl == Wdl::kLoss ? state::make(state::kLoss, e.distance)
+                                           : state::kDraw;
+  const RuleClass rule = e.rule == RuleWdl::kWin    ? RuleClass::kWin
+                         : e.rule == RuleWdl::kLoss ? RuleClass::kLoss
+                                                    : RuleClass::kDraw;
+  return {pure, rule};
+}
+
 }  // namespace
 
 UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits,
                        Progress& progress, std::filesystem::path scratch_folder,
-                       double checkpoint_seconds)
+                       double checkpoint_seconds, const Database* barred_exits)
     : game_(game),
       progress_(progress),
       scratch_folder_(std::move(scratch_folder)),
       rule_part_(game.rules().ply_limit > 0),
+      rule_cap_(count_runs(game, subspace) ? game.rules().ply_limit : kUnbudgetedRuleCap),
+      barred_exits_(barred_exits),
       checkpoint_seconds_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
+  if (game.rules().mill_reforming == MillReforming::kNoMoveStraightBack && !barred_exits &&
+      !exit_subspaces(game.rules(), subspace).empty())
+    throw std::invalid_argument("the exits that set a bar need the finished tables");
   sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}, {}, {}});
   if (subspace.mover != subspace.other) {
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
@@ -228,9 +246,10 @@ void UnitSolver::mark(Side& side, std::uint64_t i, int d) {
 }
 
 void UnitSolver::run_layers(Part part, int first_layer) {
-  const int cap = part == Part::kPure ? state::kMaxDistance : game_.rules().ply_limit;
+  const int cap = part == Part::kPure ? state::kMaxDistance : rule_cap_;
+  std::uint64_t decided = 0;
   for (int d = first_layer; d < cap; ++d) {
-    std::uint64_t decided = 0;
+    decided = 0;
     for (int s = 0; s < num_sides(); ++s) {
       progress_.begin(
           subspace(s).name() + " " + part_name(part) + " part: depth " + std::to_string(d),
@@ -242,10 +261,14 @@ void UnitSolver::run_layers(Part part, int first_layer) {
   }
   if (part == Part::kPure && max_pending_ >= state::kMaxDistance)
     throw std::runtime_error("a distance exceeds the 13-bit state");
+  // Without a budget the layers stop only when nothing more is decided.
+  if (part == Part::kRule && cap == kUnbudgetedRuleCap && decided > 0)
+    throw std::runtime_error("plies to the next mill exceed " + std::to_string(kUnbudgetedRuleCap) +
+                             " in a unit without a budget");
 }
 
 UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
-                                  const MillCandidates& candidates, const ExitMemo* memo) const {
+                                  const MillCandidates& candidates, ExitMemo* memo) const {
   Scan result;
   auto score = [&](ExitMemo::Value v) {
     result.pure.add(state::tag(v.pure) == state::kLoss ? state::payload(v.pure) + 1 : -1,
@@ -268,10 +291,16 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
     }
     n = 0;
   };
-  // Every mill shoots: check_solvable() refuses rules whose shot may be skipped, and the other
-  // side has three cows or more on the board.
+  const Bitboard bar_setters = bar_setting_cows(mover);
+  int declined = 0;
+  // The other side has three cows or more on the board, so a mill shoots unless the rules let
+  // the shot be declined (mssa-1): then the declined mill is one more ply inside the unit.
   result.quiet_moves = game_.for_each_mill_ply(
       moving_position(mover, other), candidates, [&](Point from, Point to, Bitboard shots) {
+        if (!shots) {
+          ++declined;
+          return;
+        }
         const Bitboard left = other & ~shots;
         const ExitTable* t = side.exit_by_survivors[std::popcount(left)];
         if (!t) {  // down to two cows
@@ -279,9 +308,19 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
           result.rule.add(1, -1);
           return;
         }
-        if (const std::uint32_t* slot =
-                memo && std::has_single_bit(shots) ? memo->slot(from, to, left) : nullptr) {
+        std::uint32_t* slot =
+            memo && std::has_single_bit(shots) ? memo->slot(from, to, left) : nullptr;
+        if (slot && ExitMemo::known(*slot)) {
           score(ExitMemo::unpack(*slot));
+          return;
+        }
+        if (bar_setters & bit(from)) {
+          Position barred = moving_position(left, (mover & ~bit(from)) | bit(to));
+          barred.bars[kBlack] =
+              Bar{0, static_cast<std::int8_t>(to), static_cast<std::int8_t>(from)};
+          const ExitMemo::Value v = exit_value(barred_exits_->entry(barred));
+          if (slot) *slot = ExitMemo::pack(v);
+          score(v);
           return;
         }
         const std::uint64_t i = t->index.index(left, (mover & ~bit(from)) | bit(to));
@@ -291,6 +330,7 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
         if (n == kBatch) score_batch();
       });
   score_batch();
+  result.quiet_moves += declined;
   // A blocked side passes where the rules say so: one ply that stays in the unit.
   if (result.quiet_moves == 0 && game_.passes(moving_position(mover, other)))
     result.quiet_moves = 1;
@@ -337,7 +377,7 @@ void UnitSolver::initialise(Part part, int s) {
       if (mover != candidates.ours()) {
         candidates = game_.mill_candidates(moving_position(mover, other));
         memo.reset(candidates, other_cows, game_.board().num_points(),
-                   side.exit_by_survivors[other_cows - 1], with_rule);
+                   side.exit_by_survivors[other_cows - 1], with_rule, bar_setting_cows(mover));
       }
       if (full_board_draw && (mover | other) == full) {
         // Only 12v12: nobody was shot while placing, and the rules call that a draw.
@@ -390,13 +430,14 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         ++local;
         if (d + 1 > cap) continue;
         // Unmoves: the side that just moved is `other`; it moved a cow to `to` from `from`
-        // without forming a mill.
+        // without forming a mill, or forming one and declining its shot where the rules allow.
         Bitboard mover, other;
         side.index.unindex(i, mover, other);
         const Bitboard empty = board.all_points() & ~(mover | other);
         const bool flew = rules.flying_at != 0 && std::popcount(other) == rules.flying_at;
+        const Bitboard moved = rules.shot_mandatory ? other & ~board.in_mills(other) : other;
         int n = 0;
-        for (Bitboard tos = other & ~board.in_mills(other); tos; tos &= tos - 1) {
+        for (Bitboard tos = moved; tos; tos &= tos - 1) {
           const Point to = std::countr_zero(tos);
           const Bitboard rest = other & ~bit(to);
           for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;

@@ -26,6 +26,12 @@
 // pass weighs as a move does and the count above holds; it forms no mill, so it counts one ply
 // towards the ply limit like any quiet move, and a blocked position takes its value from the
 // position after the pass, one ply further.
+//
+// Under house-003 a mill that moves a cow out of a mill sets a bar (docs/HISTORY.md): its exit
+// is a barred position of the unit below, which no table stores; its values are derived from
+// the finished tables (Database::entry). The ply-limit part runs to the preset's limit only in
+// units where the count runs (Game::ply_counts); elsewhere it has no budget and runs until
+// nothing more is decided.
 #pragma once
 
 #include <algorithm>
@@ -38,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "db/database.h"
 #include "db/table.h"
 #include "game/movegen.h"
 #include "indexing/indexer.h"
@@ -57,8 +64,11 @@ class UnitSolver {
   // checkpoint (solver/checkpoint.h) go to `scratch_folder`: a checkpoint is saved at the first
   // safe point (between layers) `checkpoint_seconds` after the previous one or the start
   // (never when negative), and solve() resumes from a usable one it finds there.
+  // `barred_exits` derives the exits that set a bar (house-003): the finished tables, needed
+  // for those rules wherever the unit has exits.
   UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits, Progress& progress,
-             std::filesystem::path scratch_folder, double checkpoint_seconds = -1);
+             std::filesystem::path scratch_folder, double checkpoint_seconds = -1,
+             const Database* barred_exits = nullptr);
   ~UnitSolver();
   UnitSolver(const UnitSolver&) = delete;
   UnitSolver& operator=(const UnitSolver&) = delete;
@@ -142,8 +152,12 @@ class UnitSolver {
   // of `mover` (game_.mill_candidates() of a position of `side` with these cows to move), and
   // `memo`, if given, holds the exit values seen since it was reset for them.
   Scan scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
-            const MillCandidates& candidates, const ExitMemo* memo) const;
+            const MillCandidates& candidates, ExitMemo* memo) const;
   static State initial_state(int weight, const ExitSummary& exits);
+  // house-003: the cows of `mover` whose mill moves set a bar (those standing in a mill).
+  Bitboard bar_setting_cows(Bitboard mover) const {
+    return barred_exits_ ? game_.board().in_mills(mover) : 0;
+  }
   // The pure part set up from the states the ply-limit part's scan left in pure_start.
   void start_pure_from_scan();
   // Notes that position i of `side` now holds a state to process at layer d. Only one thread
@@ -169,6 +183,8 @@ class UnitSolver {
   std::filesystem::path scratch_folder_;
   std::vector<Side> sides_;
   bool rule_part_ = false;
+  int rule_cap_ = 0;  // the layers of the ply-limit part: the limit, or all a byte can hold
+  const Database* barred_exits_ = nullptr;
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   UpdateBuckets updates_;
   std::uint64_t peak_bytes_ = 0;

@@ -7,11 +7,11 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "db/successor_fold.h"
 #include "game/notation.h"
 #include "solver/chunks.h"
 #include "solver/decoded_tables.h"
 #include "solver/placing_solver.h"
-#include "solver/successor_fold.h"
 
 namespace mora::solver {
 namespace {
@@ -31,7 +31,7 @@ Entry recompute(const Game& game, Stored&& stored, const Position& pos) {
     if (child.total(kWhite) <= 2)
       fold.add_game_won();
     else
-      fold.add(stored(child), game.forms_mill(pos, m));
+      fold.add(stored(child), game.restarts_count(pos, m));
   }
   return fold.result();
 }
@@ -129,7 +129,8 @@ std::uint64_t subspace_key(const VerifySample& sample, Subspace s) {
 void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Progress& progress,
                 Findings& findings, VerifyReport& report) {
   DecodedTables tables;
-  auto stored = [&](const Position& child) -> const Entry& {
+  auto stored = [&](const Position& child) -> Entry {
+    if (child.has_bars()) return db.entry(child);  // house-003: derived, not stored
     const Subspace s{child.on_board(kWhite), child.on_board(kBlack), child.in_hand[kWhite],
                      child.in_hand[kBlack]};
     return tables.at(s)(child.mover(), child.other());
@@ -164,9 +165,7 @@ void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Prog
 void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
                    const VerifySample& sample, Progress& progress, Findings& findings,
                    VerifyReport& report) {
-  auto stored = [&](const Position& child) {
-    return db.entry(child.mover(), child.other(), child.in_hand[kWhite], child.in_hand[kBlack]);
-  };
+  auto stored = [&](const Position& child) { return db.entry(child); };
   for (const Subspace& s : subspaces) {
     const TableReader* table = db.table(s);
     if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");

@@ -2,6 +2,7 @@
 // buffer protocols, threads, and damaged position strings and files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -17,6 +18,10 @@ bool operator==(const mora_result& a, const mora_result& b) {
 namespace {
 
 namespace fs = std::filesystem;
+using mora::testing::kBarActive;
+using mora::testing::kBarActiveLapsed;
+using mora::testing::kBarSet;
+using mora::testing::kMillToDecline;
 using mora::testing::probe_db;
 using mora::testing::random_positions;
 
@@ -61,6 +66,64 @@ TEST(CApi, ProbesMovesAndLines) {
   ASSERT_EQ(mora_best_line(h.db, kWin3, 1000, line.data(), line.size(), nullptr), MORA_OK);
   EXPECT_EQ(std::count(line.begin(), line.end(), ' '), 2) << line;  // three plies
   EXPECT_EQ(line.rfind(best, 0), 0u) << line;
+}
+
+// house-003's barred positions through the C interface: probed like any other, the best move
+// keeps the value, and the bar takes the move back away.
+TEST(CApi, BarredPositionsOfHouse003) {
+  Db h(probe_db("house-003"));
+  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+  EXPECT_STREQ(mora_rules_name(h.db), "house-003");
+  auto moves_of = [&](const char* position) {
+    std::vector<mora_move> moves(256);
+    size_t count = 0;
+    EXPECT_EQ(mora_moves(h.db, position, moves.data(), moves.size(), &count), MORA_OK)
+        << mora_last_error();
+    moves.resize(count);
+    return moves;
+  };
+  auto offers = [&](const char* position, const char* move) {
+    const auto moves = moves_of(position);
+    return std::any_of(moves.begin(), moves.end(),
+                       [&](const mora_move& m) { return std::strncmp(m.move, move, 5) == 0; });
+  };
+  for (const char* position : {kBarSet, kBarActive}) {
+    mora_result r;
+    ASSERT_EQ(mora_probe(h.db, position, &r), MORA_OK) << mora_last_error();
+    const auto moves = moves_of(position);
+    ASSERT_FALSE(moves.empty());
+    EXPECT_EQ(moves[0].result, r) << position;
+  }
+  EXPECT_TRUE(offers(kBarActiveLapsed, "d6-d7"));
+  EXPECT_FALSE(offers(kBarActive, "d6-d7"));
+  mora_result r;
+  EXPECT_EQ(mora_probe(h.db, "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7", &r),
+            MORA_ERR_POSITION);
+  EXPECT_NE(std::strstr(mora_last_error(), "bar"), nullptr) << mora_last_error();
+}
+
+// mssa-1's declined shot through the C interface: a move of its own, written with `x-`, whose
+// value is the probe of the position it leads to.
+TEST(CApi, DeclinedShotsOfMssa1) {
+  Db h(probe_db("mssa-1"));
+  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+  std::vector<mora_move> moves(256);
+  size_t count = 0;
+  ASSERT_EQ(mora_moves(h.db, kMillToDecline, moves.data(), moves.size(), &count), MORA_OK)
+      << mora_last_error();
+  moves.resize(count);
+  const auto declined = std::find_if(moves.begin(), moves.end(), [](const mora_move& m) {
+    return std::strcmp(m.move, "d6-d7x-") == 0;
+  });
+  ASSERT_NE(declined, moves.end());
+  EXPECT_EQ(moves[0].result.wdl, MORA_WIN);
+  EXPECT_EQ(moves[0].result.distance, 1);
+  // After the declined shot: the same cows, Black to move, the count not restarted.
+  mora_result after;
+  ASSERT_EQ(mora_probe(h.db, "WWW...B./.......B/B....... b 0 0 1", &after), MORA_OK)
+      << mora_last_error();
+  EXPECT_EQ(declined->result.wdl, 2 - after.wdl);
+  EXPECT_EQ(declined->result.distance, after.distance + 1);
 }
 
 TEST(CApi, ReportsErrors) {

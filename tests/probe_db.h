@@ -2,7 +2,9 @@
 // c_api_test, python/test_probe.py). ctest's probe_db fixture solves 3v3 under `morabaraba`
 // (with the ply-limit part) and `malom` (pure only) into $MORABARABA_TEST_DB/<rules>, and the
 // whole game of herd 3 (placing positions too) under `morabaraba` and `msa-tournament` into
-// $MORABARABA_TEST_DB/herd3-<rules>.
+// $MORABARABA_TEST_DB/herd3-<rules>, `house-003` up to 8 cows on the board (3v5 holds its
+// barred positions) into $MORABARABA_TEST_DB/house-003, and `mssa-1` up to 7 into
+// $MORABARABA_TEST_DB/mssa-1.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,6 +16,17 @@
 #include <vector>
 
 namespace mora::testing {
+
+// house-003: White just moved d7-d6 out of the mill a7-d7-g7 into the mill b6-d6-f6 and shot,
+// so its next turn may not move d6 back to d7; Black to move.
+constexpr const char* kBarSet = "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7";
+// Black then played g1-g4: White to move with the bar, and d6-d7 (a mill that would shoot Black
+// down to two) is barred.
+constexpr const char* kBarActive = "W.WB..../WWW...../....B.B. w 0 0 1 bar:w:d6-d7";
+constexpr const char* kBarActiveLapsed = "W.WB..../WWW...../....B.B. w 0 0 1";
+// mssa-1: White may close a7-d7-g7 with d6-d7 and shoot Black down to two, or decline the shot
+// (d6-d7x-), which loses here.
+constexpr const char* kMillToDecline = "W.W...B./.W.....B/B....... w 0 0 0";
 
 inline std::filesystem::path probe_db(const std::string& rules) {
   const char* root = std::getenv("MORABARABA_TEST_DB");

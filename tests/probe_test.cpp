@@ -18,6 +18,9 @@ namespace mora {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::kBarActive;
+using testing::kBarActiveLapsed;
+using testing::kBarSet;
 using testing::probe_db;
 using testing::random_positions;
 
@@ -132,6 +135,31 @@ TEST(Probe, RejectsWhatItCannotAnswer) {
   const Position barred = parse_position("BB.W.WW./B..W..../B..W.... b 0 0 0 bar:w:a1-d1-g1");
   EXPECT_THROW(db.probe(barred), ParseError);
   EXPECT_THROW(db.moves(barred), ParseError);
+}
+
+// house-003's barred positions, derived at probe time: a barred position probes as the best of
+// its moves, and the bar takes exactly the move back away.
+TEST(Probe, BarredPositionsOfHouse003) {
+  const Database db({probe_db("house-003")});
+  for (const char* text : {kBarSet, kBarActive}) {
+    const Position pos = parse_position(text);
+    expect_moves_agree(db, pos);  // its moves lead to barred positions too
+  }
+  auto offers = [&](const char* text, const char* move) {
+    const auto moves = db.moves(parse_position(text));
+    return std::any_of(moves.begin(), moves.end(), [&](const auto& m) {
+      return to_string(db.game().board(), m.first).rfind(move, 0) == 0;
+    });
+  };
+  // Without the bar, d6-d7 closes a7-d7-g7 and shoots Black down to two; with it, not.
+  EXPECT_TRUE(offers(kBarActiveLapsed, "d6-d7"));
+  EXPECT_FALSE(offers(kBarActive, "d6-d7"));
+  EXPECT_EQ(db.probe(parse_position(kBarActiveLapsed)).distance, 1);
+  const ProbeResult barred = db.probe(parse_position(kBarActive));
+  EXPECT_FALSE(barred.wdl == Wdl::kWin && barred.distance == 1);
+  // The bar of the other preset: an error, never a value.
+  EXPECT_THROW(db.probe(parse_position("W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7")),
+               ParseError);
 }
 
 TEST(Probe, ThreadsGetTheSingleThreadedAnswers) {

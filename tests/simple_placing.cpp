@@ -173,11 +173,11 @@ void SimplePlacingSolver::solve_position(const Space& s, std::uint32_t mover, st
     else
       draw = true;
     if (limit == 0) continue;
-    // Rule part, from this position at count 0. A ply that forms a mill (shot or not) takes 1
-    // ply to the next mill and leaves the child at count 0; any other ply adds one to the
-    // child's plies to the next mill and, where the count runs on this ply (make() then leaves
-    // the child at count 1), must keep that within the limit.
-    const bool mill = game_.forms_mill(pos, mv);
+    // Rule part, from this position at count 0. A ply that forms a mill (shot or not, but not
+    // one whose shot was declined) takes 1 ply to the next mill and leaves the child at count 0;
+    // any other ply adds one to the child's plies to the next mill and, where the count runs on
+    // this ply (make() then leaves the child at count 1), must keep that within the limit.
+    const bool mill = game_.forms_mill(pos, mv) && !mv.shot_declined;
     const int plies = mill ? 1 : c.plies_to_mill + 1;
     const bool counted = !mill && child.plies_since_mill != 0;
     const bool holds = !counted || plies <= limit;

@@ -194,6 +194,22 @@ TEST_F(SolvedSmall, HandCheckedPositions) {
   EXPECT_EQ(to_string(db.game().board(), moves[0].first).substr(0, 5), "b6-g7");
 }
 
+// Verifies a copy of `folder` whose table of `s` `alter` changed (every table, or with
+// `only_altered` that one): the verifier finds errors, the first in `s`.
+template <typename Alter>
+void expect_verifier_catches(const fs::path& folder, Subspace s, bool only_altered, Alter&& alter) {
+  const fs::path copy = fresh_folder("altered_" + s.name());
+  fs::copy(folder, copy);
+  rewrite_table(copy / table_file_name(s), alter);
+  solver::Progress quiet(false);
+  const Database db({copy});
+  const auto report = solver::verify(db, only_altered ? std::vector{s} : db.subspaces(), quiet);
+  EXPECT_GE(report.errors, 1u);
+  ASSERT_FALSE(report.first_errors.empty());
+  EXPECT_NE(report.first_errors[0].find(s.name()), std::string::npos) << report.first_errors[0];
+  fs::remove_all(copy);
+}
+
 TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
   solver::Progress quiet(false);
   {
@@ -202,22 +218,14 @@ TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
     EXPECT_EQ(report.errors, 0u);
     EXPECT_EQ(report.positions, 169'626u + 2 * 760'398u);
   }
-  const fs::path copy = fresh_folder("altered");
-  fs::copy(*folder_, copy);
   // Turn the first win into a win two plies longer (a win's distance stays odd, as the table
   // format requires).
-  rewrite_table(copy / table_file_name({3, 4, 0, 0}), [](std::vector<Entry>& entries) {
+  expect_verifier_catches(*folder_, {3, 4, 0, 0}, false, [](std::vector<Entry>& entries) {
     const auto it = std::find_if(entries.begin(), entries.end(),
                                  [](const Entry& e) { return e.wdl == Wdl::kWin; });
     ASSERT_NE(it, entries.end());
     it->distance += 2;
   });
-  const Database db({copy});
-  const auto report = solver::verify(db, db.subspaces(), quiet);
-  EXPECT_GE(report.errors, 1u);
-  ASSERT_FALSE(report.first_errors.empty());
-  EXPECT_NE(report.first_errors[0].find("3v4"), std::string::npos) << report.first_errors[0];
-  fs::remove_all(copy);
 }
 
 // The Koti board: 4v4 is the smallest unit where a side can be walled in (three cows fly, and
@@ -286,6 +294,282 @@ TEST_F(SolvedKoti, BlockedPositionsPass) {
   EXPECT_EQ(db.probe(walled).wdl, Wdl::kDraw);
 }
 
+// house-003 up to 5v3. A bar needs five cows of the mover: a cow leaves a mill of three and
+// forms a mill of three elsewhere, two lines that share no point (no two lines meeting at a
+// point pass through two neighbours). So the first barred positions are in 3v5, after 5v4's
+// bar-setting mills; 5v3 holds what they lead to, and probes derive them. 3v3, 4v3 and 5v3
+// count towards the ply limit (a side at three).
+struct House003 {
+  static constexpr const char* kName = "house003";
+  static constexpr const char* kRules = "house-003";
+  static constexpr Subspace kUnit{5, 3, 0, 0};
+};
+using SolvedHouse003 = Solved<House003>;
+
+// The simple solver's history model collects barred positions by forward generation: minutes
+// even for 3v3, so out of CI with the 4v3 cross-check.
+TEST_F(SolvedHouse003, HistoryValuesAgreeWithTheSimpleSolverOnThreeVersusThree) {
+  expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
+}
+
+TEST_F(SolvedHouse003, AgreesWithTheSimpleSolverOnFourVersusThree) {
+  expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}, {{4, 3}, {3, 4}}});
+}
+
+// A barred position's values by plain minimax over its plies down to positions without bars,
+// whose values are stored: written apart from Database::entry, which folds them.
+struct PlainValue {
+  int wdl = 0, distance = 0;  // 1 win, 0 draw, -1 loss
+  int rule = 0, plies = 0;    // at count 0
+  bool operator==(const PlainValue&) const = default;
+};
+
+PlainValue plain_value(const Database& db, const Position& pos) {
+  if (!pos.has_bars()) {
+    const Entry e = db.entry(pos.mover(), pos.other());
+    const int wdl = e.wdl == Wdl::kWin ? 1 : e.wdl == Wdl::kLoss ? -1 : 0;
+    const int rule = e.rule == RuleWdl::kWin ? 1 : e.rule == RuleWdl::kLoss ? -1 : 0;
+    return {wdl, wdl ? e.distance : 0, rule, rule ? e.plies_to_mill : 0};
+  }
+  const Game& game = db.game();
+  const int limit = game.rules().ply_limit;
+  const bool counted = game.ply_counts(pos);
+  int win = 1000, loss = -1, rule_win = 1000, rule_loss = -1;
+  MoveList list;
+  game.generate(pos, list);
+  for (const Move& m : list) {
+    const Position child = game.make(pos, m);
+    const bool mill = game.forms_mill(pos, m);
+    PlainValue c{-1, 0, -1, 0};  // shot down to two: lost at once
+    if (child.total(child.side_to_move) > 2) c = plain_value(db, child);
+    const int plies = mill ? 1 : c.plies + 1;
+    if (c.wdl < 0) win = std::min(win, c.distance + 1);
+    if (c.wdl > 0) loss = std::max(loss, c.distance + 1);
+    if (c.wdl == 0) loss = 1000;  // a draw: no loss
+    const bool within = !counted || plies <= limit;
+    if (c.rule < 0 && within)
+      rule_win = std::min(rule_win, plies);
+    else if (c.rule > 0 && within)
+      rule_loss = std::max(rule_loss, plies);
+    else
+      rule_loss = 1000;  // drawn under the rule: no loss
+  }
+  PlainValue v;
+  if (win < 1000)
+    v.wdl = 1, v.distance = win;
+  else if (loss < 1000)
+    v.wdl = -1, v.distance = std::max(loss, 0);
+  if (rule_win < 1000)
+    v.rule = 1, v.plies = rule_win;
+  else if (rule_loss < 1000)
+    v.rule = -1, v.plies = std::max(rule_loss, 0);
+  return v;
+}
+
+// Every barred position of 3v5 that a bar-setting mill of 5v4 leaves (of a sample of 5v4): its
+// probe, derived at probe time, agrees with plain minimax, and no move that the bar forbids is
+// offered one ply later.
+std::uint64_t expect_barred_positions_derived(const Database& db, std::uint64_t stride) {
+  const Game& game = db.game();
+  const SubspaceIndex index(game.board(), {5, 4, 0, 0});
+  std::uint64_t barred = 0, won = 0, lost = 0;
+  MoveList list;
+  for (std::uint64_t i = 0; i < index.size(); i += stride) {
+    const Position pos = index.position(i);
+    game.generate(pos, list);
+    for (const Move& m : list) {
+      const Position child = game.make(pos, m);
+      if (!child.has_bars()) continue;
+      ++barred;
+      const ProbeResult r = db.probe(child);
+      const int wdl = r.wdl == Wdl::kWin ? 1 : r.wdl == Wdl::kLoss ? -1 : 0;
+      const int rule = r.rule == RuleWdl::kWin ? 1 : r.rule == RuleWdl::kLoss ? -1 : 0;
+      EXPECT_EQ((PlainValue{wdl, wdl ? r.distance : 0, rule, r.plies_to_mill.value_or(0)}),
+                plain_value(db, child))
+          << to_string(child, game.board());
+      won += wdl > 0;
+      lost += wdl < 0;
+      for (const auto& [reply, value] : db.moves(child)) {
+        const Position next = game.make(child, reply);
+        const Bar& bar = next.bars[next.side_to_move];
+        if (bar.none() || next.total(next.side_to_move) <= 2) continue;
+        for (const auto& [back, _] : db.moves(next))
+          EXPECT_FALSE(back.from == bar.from && back.to == bar.to) << to_string(next, game.board());
+      }
+    }
+  }
+  EXPECT_GT(lost, 0u);
+  std::cout << barred << " barred positions after 1/" << stride << " of 5v4: " << won << " won, "
+            << lost << " lost\n";
+  return barred;
+}
+
+TEST_F(SolvedHouse003, BarredPositionsTakeTheirValuesFromTheirSuccessors) {
+  EXPECT_GT(expect_barred_positions_derived(Database({*folder_}), 101), 100u);
+}
+
+TEST_F(SolvedHouse003, VerifierPassesAndCatchesAnAlteredValue) {
+  solver::Progress quiet(false);
+  {
+    const Database db({*folder_});
+    const auto report = solver::verify(db, db.subspaces(), quiet);
+    EXPECT_EQ(report.errors, 0u) << (report.first_errors.empty() ? "" : report.first_errors[0]);
+  }
+  // A 4v3 position's ply-limit value: the first rule win made a cursed win, which its
+  // successors' values refute.
+  expect_verifier_catches(*folder_, {4, 3, 0, 0}, true, [](std::vector<Entry>& entries) {
+    const auto it = std::find_if(entries.begin(), entries.end(),
+                                 [](const Entry& e) { return e.rule == RuleWdl::kWin; });
+    ASSERT_NE(it, entries.end());
+    it->rule = RuleWdl::kCursedWin;
+    it->plies_to_mill = 0;
+  });
+}
+
+// house-003 up to 5v4, out of CI (minutes): 4v4 has no budget for the ply limit, and 5v4's
+// bar-setting mills are scored by the solver from derived barred positions. Every stored value
+// is recomputed by the verifier, and every barred position 5v4 reaches is derived as plain
+// minimax says.
+struct HistoryValuesHouse003 {
+  static constexpr const char* kName = "house003_54";
+  static constexpr const char* kRules = "house-003";
+  static constexpr Subspace kUnit{5, 4, 0, 0};
+};
+using SolvedHouse003FiveVersusFour = Solved<HistoryValuesHouse003>;
+
+TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesVerifierPasses) {
+  const Database db({*folder_});
+  solver::Progress quiet(false);
+  const auto report = solver::verify(db, db.subspaces(), quiet);
+  EXPECT_EQ(report.errors, 0u) << (report.first_errors.empty() ? "" : report.first_errors[0]);
+  std::cout << report.positions << " positions verified\n";
+}
+
+TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesBarredPositionsDerived) {
+  EXPECT_GT(expect_barred_positions_derived(Database({*folder_}), 7), 1000u);
+}
+
+// Solves `unit` under `other_rules` and compares every canonical position of every table of
+// `db` with it; returns the subspaces where some pure value or distance differs, after printing
+// the counts of both parts.
+std::vector<Subspace> subspaces_that_differ(const Database& db, const Rules& other_rules,
+                                            Subspace unit) {
+  const fs::path folder = solve_into("other_rules_" + other_rules.name, other_rules, {unit});
+  const Database other({folder});
+  std::vector<Subspace> differ;
+  for (const Subspace& s : db.subspaces()) {
+    const std::vector<Entry> a = read_all(*db.table(s)), b = read_all(*other.table(s));
+    EXPECT_EQ(a.size(), b.size());
+    std::uint64_t pure = 0, rule = 0;
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+      pure += a[i].wdl != b[i].wdl || a[i].distance != b[i].distance;
+      rule += a[i].rule != b[i].rule || a[i].plies_to_mill != b[i].plies_to_mill;
+    }
+    std::cout << db.rules().name << " against " << other_rules.name << ", " << s.name() << ": "
+              << a.size() << " canonical positions, " << pure
+              << " with another pure value or distance, " << rule
+              << " with another ply-limit value or plies to the next mill\n";
+    if (pure) differ.push_back(s);
+  }
+  fs::remove_all(folder);
+  return differ;
+}
+
+// What the bars change: house-003 against the same rules without them. Below 5v4 no bar arises,
+// so every value is the same; 5v4 and 4v5 differ where a bar-setting mill matters.
+TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesBarsChangeOnlyFiveVersusFour) {
+  Rules no_bars = Rules::preset("house-003");
+  no_bars.name = "house-003-without-bars";
+  no_bars.mill_reforming = MillReforming::kAllowed;
+  EXPECT_EQ(subspaces_that_differ(Database({*folder_}), no_bars, {5, 4, 0, 0}),
+            (std::vector<Subspace>{{4, 5, 0, 0}, {5, 4, 0, 0}}));
+}
+
+// mssa-1 up to 4v4: the shot may be declined (a ply that stays in the unit and does not
+// restart the count), and no bar arises below five cows a side. The ply limit counts only in
+// 3v3 (both at three).
+struct Mssa1 {
+  static constexpr const char* kName = "mssa1";
+  static constexpr const char* kRules = "mssa-1";
+  static constexpr Subspace kUnit{4, 4, 0, 0};
+};
+using SolvedMssa1 = Solved<Mssa1>;
+
+TEST_F(SolvedMssa1, HistoryValuesAgreeWithTheSimpleSolverOnThreeVersusThree) {
+  expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
+}
+
+TEST_F(SolvedMssa1, AgreesWithTheSimpleSolverOnFourVersusThree) {
+  expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}, {{4, 3}, {3, 4}}});
+}
+
+TEST_F(SolvedMssa1, VerifierPassesAndCatchesAnAlteredValue) {
+  solver::Progress quiet(false);
+  {
+    const Database db({*folder_});
+    const auto report = solver::verify(db, db.subspaces(), quiet);
+    EXPECT_EQ(report.errors, 0u) << (report.first_errors.empty() ? "" : report.first_errors[0]);
+    EXPECT_EQ(report.positions, 169'626u + 2 * 760'398u + 3'225'597u);
+  }
+  // A 4v4 position's ply-limit value, where 4v4 has no budget: the first rule loss made a
+  // blessed loss, which its successors' values refute.
+  expect_verifier_catches(*folder_, {4, 4, 0, 0}, true, [](std::vector<Entry>& entries) {
+    const auto it = std::find_if(entries.begin(), entries.end(),
+                                 [](const Entry& e) { return e.rule == RuleWdl::kLoss; });
+    ASSERT_NE(it, entries.end());
+    it->rule = RuleWdl::kBlessedLoss;
+    it->plies_to_mill = 0;
+  });
+}
+
+// A declined shot is a ply of its own that keeps the cows: its value is that of the position
+// with the same cows, the other side to move, and it does not restart the count.
+TEST_F(SolvedMssa1, DeclinedShotsAreMovesOfTheirOwn) {
+  const Database db({*folder_});
+  const Game& game = db.game();
+  const SubspaceIndex index(game.board(), {4, 3, 0, 0});
+  std::uint64_t declined = 0;
+  for (std::uint64_t i = 0; i < index.size(); i += 13) {
+    const Position pos = index.position(i);
+    for (const auto& [move, value] : db.moves(pos)) {
+      if (!move.shot_declined) continue;
+      ++declined;
+      const Position child = game.make(pos, move);
+      EXPECT_EQ(child.on_board(kBlack), 3);
+      EXPECT_EQ(child.plies_since_mill, 0);  // 4v3: the count does not run
+      const ProbeResult r = db.probe(child);
+      EXPECT_EQ(static_cast<int>(value.wdl), 2 - static_cast<int>(r.wdl));
+    }
+  }
+  EXPECT_GT(declined, 1000u);
+  // 3v3, both at three: a declined mill counts one more ply.
+  const Position pos = parse_position("WW....../W......./B.B.B... w 0 0 4");
+  MoveList list;
+  game.generate(pos, list);
+  int seen = 0;
+  for (const Move& m : list)
+    if (m.shot_declined) {
+      ++seen;
+      EXPECT_EQ(game.make(pos, m).plies_since_mill, 5);
+    }
+  EXPECT_GT(seen, 0);
+  // Declining never helps where the shot wins at once: the best move still shoots.
+  const auto moves = db.moves(pos);
+  EXPECT_EQ(moves[0].second.distance, 1);
+  EXPECT_FALSE(moves[0].first.shot_declined);
+}
+
+// What the declined shot changes: mssa-1 (no bar arises up to 4v4) against the same rules with
+// the shot mandatory. In 3v3 a mill wins at once, so declining never helps there.
+TEST_F(SolvedMssa1, HistoryValuesDeclinedShotChanges) {
+  Rules mandatory = Rules::preset("mssa-1");
+  mandatory.name = "mssa-1-shot-mandatory";
+  mandatory.shot_mandatory = true;
+  mandatory.mill_reforming = MillReforming::kAllowed;
+  const auto differ = subspaces_that_differ(Database({*folder_}), mandatory, {4, 4, 0, 0});
+  EXPECT_EQ(std::count(differ.begin(), differ.end(), Subspace{3, 3, 0, 0}), 0);
+}
+
 TEST(Solver, SameBytesWithOneAndTwoThreads) {
   const Rules rules = Rules::preset("morabaraba");
   std::vector<fs::path> folders;
@@ -332,8 +616,18 @@ TEST(Solver, RefusesToSolveOverATableOfANewerVersion) {
 }
 
 TEST(Solver, RejectsRulesItCannotSolveExactly) {
-  EXPECT_THROW(solver::check_solvable(Rules::preset("mssa-1")), std::invalid_argument);
-  EXPECT_THROW(solver::check_solvable(Rules::preset("house-003")), std::invalid_argument);
+  // mssa-1 up to 4v4 only: from five cows a side, declined shots leave barred positions in
+  // their own unit.
+  EXPECT_NO_THROW(solver::check_solvable(Rules::preset("mssa-1"), {4, 4, 0, 0}));
+  EXPECT_THROW(solver::check_solvable(Rules::preset("mssa-1"), {5, 3, 0, 0}),
+               std::invalid_argument);
+  std::ostringstream log;
+  const fs::path folder = fresh_folder("mssa1_refused");
+  EXPECT_THROW(solver::solve({folder, Rules::preset("mssa-1"), {{5, 3, 0, 0}}, false}, log),
+               std::invalid_argument);
+  EXPECT_FALSE(fs::exists(folder / "3v3.mtb"));  // refused before solving anything
+  fs::remove_all(folder);
+  EXPECT_NO_THROW(solver::check_solvable(Rules::preset("house-003")));
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("msa-tournament")));
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("online")));
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("koti")));

@@ -325,6 +325,19 @@ INSTANTIATE_TEST_SUITE_P(WholeGame, WholeGamePreset,
                            return name;
                          });
 
+// The history presets, herd 4 (herd 3 would need the simple moving solver's slow history
+// model): house-003 counts the ply limit while either side has three cows (in hand and on the
+// board), placing included; mssa-1 while both have, and may decline a shot while placing too.
+INSTANTIATE_TEST_SUITE_P(WholeGameHistory, WholeGamePreset,
+                         ::testing::Combine(::testing::Values(4),
+                                            ::testing::Values("house-003", "mssa-1")),
+                         [](const ::testing::TestParamInfo<WholeGamePreset::ParamType>& param) {
+                           std::string name = "Herd4_";
+                           for (const char c : std::string(std::get<1>(param.param)))
+                             if (c != '-') name += c;
+                           return name;
+                         });
+
 // Plies to the next mill stay far below 50 or 60 in herds 3 and 4, so the presets never let the
 // count run out while placing; a short limit makes it (and the moving phase's) bite.
 TEST(WholeGame, HerdThreeWithAShortPlyLimit) {

@@ -124,6 +124,26 @@ class ProbeTest(unittest.TestCase):
             with self.assertRaisesRegex(morabaraba.PositionError, "Koti board"):
                 db.probe(KOTI_START)
 
+    def test_house_003(self):
+        """house-003 up to 8 cows on the board, with barred positions (derived at probe time):
+        White's bar after d7-d6 (out of a mill into one), then with the bar active."""
+        bar_set = "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7"
+        bar_active = "W.WB..../WWW...../....B.B. w 0 0 1 bar:w:d6-d7"
+        positions = random_positions(random.Random(13), 30, (4, 4)) + [bar_set, bar_active]
+        self.compare("house-003", positions=positions)
+        with morabaraba.Database([os.path.join(DB_ROOT, "house-003")]) as db:
+            lapsed = bar_active.replace(" bar:w:d6-d7", "")
+            self.assertTrue(any(m.startswith("d6-d7") for m, _ in db.moves(lapsed)))
+            self.assertFalse(any(m.startswith("d6-d7") for m, _ in db.moves(bar_active)))
+
+    def test_mssa_1(self):
+        """mssa-1 up to 7 cows on the board, its declined shots written with x-."""
+        mill_to_decline = "W.W...B./.W.....B/B....... w 0 0 0"
+        positions = random_positions(random.Random(14), 30, (4, 3)) + [mill_to_decline]
+        self.compare("mssa-1", positions=positions)
+        with morabaraba.Database([os.path.join(DB_ROOT, "mssa-1")]) as db:
+            self.assertIn("d6-d7x-", [m for m, _ in db.moves(mill_to_decline)])
+
     def test_herd3_start(self):
         """The start of herd 3 as probe_test derives it by forward search, and its best line:
         as long as the distance, a placement each of the first six plies, a shot at the end."""
