@@ -15,8 +15,8 @@ namespace mora {
 using namespace table_format;
 
 struct TableWriter::Impl {
-  // The levels from which the match search is made shallow (the binary-tree strategies).
-  static constexpr int kShallowSearchLevel = 10;
+  // The levels whose match search compress() tunes (zstd's binary-tree strategies).
+  static constexpr int kTunedLevel = 10;
   struct Stream {
     StreamBlocks index;
     int level = 0;
@@ -41,15 +41,16 @@ struct TableWriter::Impl {
     throw TableError(final_path.string() + ": " + what);
   }
 
-  // zstd at `level` with the shallowest match search: on blocks of a few KiB of 2-bit values
-  // or small distances, searchLog 1 and minMatch 6 compress as small as the level's own
-  // settings in half the time or less (bench/README.md, "Table sizes").
-  std::size_t compress(int level) {
+  // zstd at `level`, from kTunedLevel on with matches of 6 bytes or more and, for the 2-bit
+  // value codes (`shallow`), the shallowest match search. On these blocks of a few KiB that
+  // compresses as small as the level's own settings in half the time or less (bench/README.md,
+  // "Table sizes"); a shallow search would cost the distances of one-sided tables 5 %.
+  std::size_t compress(int level, bool shallow) {
     ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
     std::size_t n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
-    if (!ZSTD_isError(n) && level >= kShallowSearchLevel) {
-      n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_searchLog, 1);
-      if (!ZSTD_isError(n)) n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, 6);
+    if (!ZSTD_isError(n) && level >= kTunedLevel) {
+      n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, 6);
+      if (!ZSTD_isError(n) && shallow) n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_searchLog, 1);
     }
     if (!ZSTD_isError(n))
       n = ZSTD_compress2(cctx, compressed.data(), compressed.size(), raw.data(), raw.size());
@@ -66,7 +67,7 @@ struct TableWriter::Impl {
       n = 0;
     } else if (!constant_block(bits, s.pending.size(), raw)) {
       compressed.resize(ZSTD_compressBound(raw.size()));
-      n = compress(s.level);
+      n = compress(s.level, bits < 8);
     } else {
       compressed.assign(1, raw[0]);
     }
