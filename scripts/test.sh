@@ -20,4 +20,4 @@ done
 
 cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Release -DMORABARABA_WERROR=ON >/dev/null
 cmake --build build-ci --parallel "$jobs"
-cd build-ci && ctest --output-on-failure --timeout 1200 -E 'FourVersusThree|HistoryValues'
+cd build-ci && ctest --parallel "$jobs" --output-on-failure --timeout 1200 -E 'FourVersusThree|HistoryValues'
