@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "db/table.h"
 #include "indexing/indexer.h"
 #include "solver/huge_pages.h"
 #include "solver/state.h"
@@ -15,6 +16,18 @@ namespace mora::solver {
 
 // Value under the ply limit at count 0, as far as an exit into it is concerned.
 enum class RuleClass : std::uint8_t { kDraw = 0, kWin = 1, kLoss = 2 };
+
+// What a stored entry says to a unit whose mill leads to it.
+inline State exit_state(const Entry& e) {
+  return e.wdl == Wdl::kWin    ? state::make(state::kWin, e.distance)
+         : e.wdl == Wdl::kLoss ? state::make(state::kLoss, e.distance)
+                               : state::kDraw;
+}
+inline RuleClass exit_class(const Entry& e) {
+  return e.rule == RuleWdl::kWin    ? RuleClass::kWin
+         : e.rule == RuleWdl::kLoss ? RuleClass::kLoss
+                                    : RuleClass::kDraw;
+}
 
 struct ExitTable {
   SubspaceIndex index;

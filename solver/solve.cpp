@@ -60,13 +60,8 @@ std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesyst
     reader.read(begin, chunk);
     for (std::size_t k = 0; k < chunk.size(); ++k) {
       const Entry& e = chunk[k];
-      t->pure[begin + k] = e.wdl == Wdl::kWin    ? state::make(state::kWin, e.distance)
-                           : e.wdl == Wdl::kLoss ? state::make(state::kLoss, e.distance)
-                                                 : state::kDraw;
-      if (rule)
-        t->rule[begin + k] = e.rule == RuleWdl::kWin    ? RuleClass::kWin
-                             : e.rule == RuleWdl::kLoss ? RuleClass::kLoss
-                                                        : RuleClass::kDraw;
+      t->pure[begin + k] = exit_state(e);
+      if (rule) t->rule[begin + k] = exit_class(e);
     }
   }
   return t;

@@ -46,17 +46,6 @@ Position moving_position(Bitboard mover, Bitboard other) {
   return pos;
 }
 
-// What an exit's entry says to the scan.
-ExitMemo::Value exit_value(const Entry& e) {
-  const State pure = e.wdl == Wdl::kWin    ? state::make(state::kWin, e.distance)
-                     : e.wdl == Wdl::kLoss ? state::make(state::kLoss, e.distance)
-                                           : state::kDraw;
-  const RuleClass rule = e.rule == RuleWdl::kWin    ? RuleClass::kWin
-                         : e.rule == RuleWdl::kLoss ? RuleClass::kLoss
-                                                    : RuleClass::kDraw;
-  return {pure, rule};
-}
-
 }  // namespace
 
 UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits,
@@ -318,7 +307,8 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
           Position barred = moving_position(left, (mover & ~bit(from)) | bit(to));
           barred.bars[kBlack] =
               Bar{0, static_cast<std::int8_t>(to), static_cast<std::int8_t>(from)};
-          const ExitMemo::Value v = exit_value(barred_exits_->entry(barred));
+          const Entry e = barred_exits_->entry(barred);
+          const ExitMemo::Value v{exit_state(e), exit_class(e)};
           if (slot) *slot = ExitMemo::pack(v);
           score(v);
           return;
