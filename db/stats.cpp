@@ -4,6 +4,14 @@
 #include <vector>
 
 namespace mora {
+namespace {
+
+void count(std::vector<std::uint64_t>& histogram, unsigned value, std::uint64_t weight) {
+  if (value >= histogram.size()) histogram.resize(value + 1);
+  histogram[value] += weight;
+}
+
+}  // namespace
 
 TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
   constexpr std::uint64_t kChunk = 1 << 16;
@@ -22,12 +30,12 @@ TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
         case Wdl::kWin:
           if (!st.win || e.distance > st.max_win_distance()) st.longest_win_index = begin + k;
           st.win += w;
-          st.win_distances[e.distance] += w;
+          count(st.win_distances, e.distance, w);
           break;
         case Wdl::kLoss:
           if (!st.loss || e.distance > st.max_loss_distance()) st.longest_loss_index = begin + k;
           st.loss += w;
-          st.loss_distances[e.distance] += w;
+          count(st.loss_distances, e.distance, w);
           break;
         case Wdl::kDraw:
           st.draw += w;
@@ -36,7 +44,7 @@ TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
       if (!st.has_rule_part) continue;
       st.rule_counts[static_cast<int>(e.rule)] += w;
       if (e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss)
-        st.plies_to_mill[e.plies_to_mill] += w;
+        count(st.plies_to_mill, e.plies_to_mill, w);
     }
   }
   return st;

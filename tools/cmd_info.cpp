@@ -12,9 +12,10 @@
 namespace mora::tools {
 namespace {
 
-nlohmann::json histogram(const std::map<int, std::uint64_t>& h) {
+nlohmann::json histogram(const std::vector<std::uint64_t>& h) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [d, n] : h) j[std::to_string(d)] = n;
+  for (std::size_t value = 0; value < h.size(); ++value)
+    if (h[value]) j[std::to_string(value)] = h[value];
   return j;
 }
 
