@@ -10,8 +10,8 @@ int run_verify(const std::vector<std::string>& args) {
   add_database_option(options);
   options.add_options()("subspace", po::value<std::string>(), "verify only this subspace")(
       "sample", po::value<double>(),
-      "recompute only this fraction of the positions of every table (0 < F <= 1): a\n"
-      "deterministic random sample, at least one position a table; successors are probed\n"
+      "recompute only this fraction of the positions of every table (0 < F <= 1): a "
+      "deterministic random sample, at least one position a table; successors are probed "
       "instead of decoding whole tables")("seed", po::value<std::uint64_t>()->default_value(0),
                                           "the seed of the --sample")(
       "quiet,q", "no progress lines on stderr");
