@@ -283,16 +283,26 @@ std::optional<Move> Database::best_move(const Position& pos) const {
   return ranked.front().first;
 }
 
-std::vector<Move> Database::best_line(const Position& start, int max_plies) const {
+std::vector<Move> Database::best_line(const Position& start, Line values, int max_plies) const {
+  const bool pure = values == Line::kPure;
   std::vector<Move> line;
   // Boards seen (the count aside): best play of a decided position never repeats one, as its
   // distance or plies to the next mill shrink every ply; a drawn line stops at its cycle.
   std::vector<std::pair<std::array<Bitboard, 2>, Color>> seen{{start.cows, start.side_to_move}};
   Position pos = start;
+  // The pure game has no count: held at 0, it never ends the game nor limits a value.
+  if (pure) pos.plies_since_mill = 0;
   while (static_cast<int>(line.size()) < max_plies && game_.outcome(pos) == Outcome::kOngoing) {
-    const Move m = *best_move(pos);
+    const auto ranked = moves(pos);
+    const Move m = pure ? std::max_element(ranked.begin(), ranked.end(),
+                                           [](const auto& a, const auto& b) {
+                                             return pure_score(a.second) < pure_score(b.second);
+                                           })
+                              ->first
+                        : ranked.front().first;
     line.push_back(m);
     pos = game_.make(pos, m);
+    if (pure) pos.plies_since_mill = 0;
     const std::pair key{pos.cows, pos.side_to_move};
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) break;
     seen.push_back(key);

@@ -65,10 +65,14 @@ class Database {
   std::vector<std::pair<Move, ProbeResult>> moves(const Position& pos) const;
   // The first of moves(); nullopt when the game is over.
   std::optional<Move> best_move(const Position& pos) const;
-  // The moves of best play from `pos` until the game ends under the database's rules (by
-  // cows, a blocked player, a full board or the ply limit), or a drawn line repeats a position,
-  // or `max_plies` moves.
-  std::vector<Move> best_line(const Position& pos, int max_plies = 1000) const;
+  // Which values best play follows: the game under the database's rules, or the pure game
+  // (no ply limit), whose line a cursed win or a blessed loss plays out to its end.
+  enum class Line { kUnderTheRules, kPure };
+  // The moves of best play from `pos` until the game ends (by cows, a blocked player, a full
+  // board, or under the rules the ply limit), or a drawn line repeats a position, or
+  // `max_plies` moves.
+  std::vector<Move> best_line(const Position& pos, Line values = Line::kUnderTheRules,
+                              int max_plies = 1000) const;
 
   // The entry stored for the position of `mover` and `other` cows (the mover to move) with
   // these cows in hand.

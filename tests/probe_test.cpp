@@ -77,22 +77,46 @@ TEST(Probe, BestMoveKeepsTheValue) {
   }
 }
 
-TEST(Probe, BestLinePlaysTheDistanceOut) {
-  const Database db({probe_db("malom")});
+// Best play of a decided position ends the game in its distance (the pure one along the pure
+// line, where the count stays 0); a drawn line stops at its cycle. Counts the lines checked of
+// cursed wins and blessed losses.
+int expect_lines_play_the_distance_out(const Database& db, Database::Line values, int samples) {
+  const bool pure = values == Database::Line::kPure;
+  int cursed_or_blessed = 0;
   std::mt19937 rng(2);
-  for (const Position& start : parsed(random_positions(rng, 100))) {
+  for (Position start : parsed(random_positions(rng, samples))) {
+    if (pure) start.plies_since_mill = 0;
     const ProbeResult r = db.probe(start);
-    const auto line = db.best_line(start);
+    const auto line = db.best_line(start, values);
     Position pos = start;
-    for (const Move& m : line) pos = db.game().make(pos, m);
+    for (const Move& m : line) {
+      pos = db.game().make(pos, m);
+      if (pure) pos.plies_since_mill = 0;
+    }
     if (r.wdl == Wdl::kDraw) {
       EXPECT_LT(line.size(), 1000u);  // stops at its cycle
       EXPECT_EQ(db.probe(pos).wdl, Wdl::kDraw);
     } else {
       EXPECT_EQ(static_cast<int>(line.size()), r.distance) << to_string(start);
       EXPECT_EQ(db.game().outcome(pos), Outcome::kLoss) << to_string(start);
+      cursed_or_blessed += r.rule == RuleWdl::kCursedWin || r.rule == RuleWdl::kBlessedLoss;
     }
   }
+  return cursed_or_blessed;
+}
+
+TEST(Probe, BestLinePlaysTheDistanceOut) {
+  expect_lines_play_the_distance_out(Database({probe_db("malom")}),
+                                     Database::Line::kUnderTheRules, 100);
+}
+
+// house-003 draws 3v3 after ten plies without a shot, within its pure distances (up to 15
+// plies): the pure line plays its cursed wins and blessed losses (0.8 % of the positions) out
+// to the end.
+TEST(Probe, PureLinePlaysThePureDistanceOut) {
+  EXPECT_GT(expect_lines_play_the_distance_out(Database({probe_db("house-003")}),
+                                               Database::Line::kPure, 3000),
+            0);
 }
 
 // The longest win and loss table_stats() finds are positions that probe at those distances,

@@ -15,11 +15,13 @@ int run_probe(const std::vector<std::string>& args) {
   options.add_options()("json", "one JSON object per line")(
       "moves", "also list every legal move with its value, best first")(
       "line", "also print the best line to the end of the game")(
+      "pure", "with --line: the line of the pure game (no ply limit), which a cursed win or a "
+              "blessed loss plays out to its end")(
       "position", po::value<std::vector<std::string>>(), "positions (else one per line on stdin)");
   po::positional_options_description positional;
   positional.add("position", -1);
   auto vm = parse("probe",
-                  "--db DIR [--json] [--moves] [--line] [POSITION ...]\n\n"
+                  "--db DIR [--json] [--moves] [--line [--pure]] [POSITION ...]\n\n"
                   "Looks positions up in a solved database. A position is a position string\n"
                   "(RULES.md), quoted as one argument; without positions, reads one per line.\n"
                   "A bad line gets an error for that line and the batch goes on.",
@@ -29,11 +31,14 @@ int run_probe(const std::vector<std::string>& args) {
   const Database db(folders);
   const bool json = vm->count("json"), with_moves = vm->count("moves"),
              with_line = vm->count("line");
+  if (vm->count("pure") && !with_line) throw po::error("--pure goes with --line");
+  const Database::Line line_values =
+      vm->count("pure") ? Database::Line::kPure : Database::Line::kUnderTheRules;
   int failures = 0;
   auto answer = [&](const std::string& text) {
     try {
       if (json) {
-        std::cout << dump_line(answer_json(db, text, {.moves = with_moves, .line = with_line}))
+        std::cout << dump_line(answer_json(db, text, {.moves = with_moves, .line = with_line, .line_values = line_values}))
                   << '\n';
         return;
       }
@@ -50,7 +55,7 @@ int run_probe(const std::vector<std::string>& args) {
           std::cout << "  " << to_string(db.game().board(), m) << ": " << to_text(v) << '\n';
       if (with_line) {
         std::cout << "  line:";
-        for (const Move& m : db.best_line(pos)) std::cout << ' ' << to_string(db.game().board(), m);
+        for (const Move& m : db.best_line(pos, line_values)) std::cout << ' ' << to_string(db.game().board(), m);
         std::cout << '\n';
       }
     } catch (const std::exception& e) {

@@ -68,7 +68,8 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
   }
   if (parts.line) {
     j["line"] = nlohmann::json::array();
-    for (const Move& m : db.best_line(pos)) j["line"].push_back(to_string(board, m));
+    for (const Move& m : db.best_line(pos, parts.line_values))
+      j["line"].push_back(to_string(board, m));
   }
   return j;
 }

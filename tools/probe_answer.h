@@ -26,6 +26,7 @@ std::string game_over_reason(const Game& game, const Position& pos, Outcome outc
 struct AnswerParts {
   bool moves = false;  // every legal move with its value, best first
   bool line = false;   // the best line to the end of the game
+  Database::Line line_values = Database::Line::kUnderTheRules;  // which values the line follows
   // Each move also names the position it leads to (for the explorer, which plays moves).
   bool positions_after = false;
 };
