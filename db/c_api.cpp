@@ -182,7 +182,8 @@ mora_status mora_best_line(const mora_db* db, const char* position, int max_plie
   if (max_plies < 0) return fail(MORA_ERR_ARGUMENT, "max_plies is negative");
   return guarded([&] {
     std::string text;
-    for (const mora::Move& m : db->db.best_line(parse(*db, position), mora::Database::Line::kUnderTheRules, max_plies)) {
+    for (const mora::Move& m :
+         db->db.best_line(parse(*db, position), mora::Database::Line::kUnderTheRules, max_plies)) {
       if (!text.empty()) text += ' ';
       text += mora::to_string(db->db.game().board(), m);
     }

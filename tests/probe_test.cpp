@@ -106,8 +106,8 @@ int expect_lines_play_the_distance_out(const Database& db, Database::Line values
 }
 
 TEST(Probe, BestLinePlaysTheDistanceOut) {
-  expect_lines_play_the_distance_out(Database({probe_db("malom")}),
-                                     Database::Line::kUnderTheRules, 100);
+  expect_lines_play_the_distance_out(Database({probe_db("malom")}), Database::Line::kUnderTheRules,
+                                     100);
 }
 
 // house-003 draws 3v3 after ten plies without a shot, within its pure distances (up to 15

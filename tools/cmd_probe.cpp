@@ -15,9 +15,10 @@ int run_probe(const std::vector<std::string>& args) {
   options.add_options()("json", "one JSON object per line")(
       "moves", "also list every legal move with its value, best first")(
       "line", "also print the best line to the end of the game")(
-      "pure", "with --line: the line of the pure game (no ply limit), which a cursed win or a "
-              "blessed loss plays out to its end")(
-      "position", po::value<std::vector<std::string>>(), "positions (else one per line on stdin)");
+      "pure",
+      "with --line: the line of the pure game (no ply limit), which a cursed win or a "
+      "blessed loss plays out to its end")("position", po::value<std::vector<std::string>>(),
+                                           "positions (else one per line on stdin)");
   po::positional_options_description positional;
   positional.add("position", -1);
   auto vm = parse("probe",
@@ -38,7 +39,9 @@ int run_probe(const std::vector<std::string>& args) {
   auto answer = [&](const std::string& text) {
     try {
       if (json) {
-        std::cout << dump_line(answer_json(db, text, {.moves = with_moves, .line = with_line, .line_values = line_values}))
+        std::cout << dump_line(answer_json(
+                         db, text,
+                         {.moves = with_moves, .line = with_line, .line_values = line_values}))
                   << '\n';
         return;
       }
@@ -55,7 +58,8 @@ int run_probe(const std::vector<std::string>& args) {
           std::cout << "  " << to_string(db.game().board(), m) << ": " << to_text(v) << '\n';
       if (with_line) {
         std::cout << "  line:";
-        for (const Move& m : db.best_line(pos, line_values)) std::cout << ' ' << to_string(db.game().board(), m);
+        for (const Move& m : db.best_line(pos, line_values))
+          std::cout << ' ' << to_string(db.game().board(), m);
         std::cout << '\n';
       }
     } catch (const std::exception& e) {
