@@ -21,6 +21,9 @@ namespace fs = std::filesystem;
 using mora::testing::kBarActive;
 using mora::testing::kBarActiveLapsed;
 using mora::testing::kBarSet;
+using mora::testing::kLineBarActive;
+using mora::testing::kLineBarLapsed;
+using mora::testing::kLineBarSet;
 using mora::testing::kMillToDecline;
 using mora::testing::probe_db;
 using mora::testing::random_positions;
@@ -124,6 +127,39 @@ TEST(CApi, DeclinedShotsOfMssa1) {
       << mora_last_error();
   EXPECT_EQ(declined->result.wdl, 2 - after.wdl);
   EXPECT_EQ(declined->result.distance, after.distance + 1);
+}
+
+// mssa-1's barred positions through the C interface: read from the tables' barred sections,
+// the best move keeps the value, and the bar takes the move forming its line away.
+TEST(CApi, BarredPositionsOfMssa1) {
+  Db h(probe_db("mssa-1"));
+  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+  auto moves_of = [&](const char* position) {
+    std::vector<mora_move> moves(256);
+    size_t count = 0;
+    EXPECT_EQ(mora_moves(h.db, position, moves.data(), moves.size(), &count), MORA_OK)
+        << mora_last_error();
+    moves.resize(count);
+    return moves;
+  };
+  for (const char* position : {kLineBarSet, kLineBarActive}) {
+    mora_result r;
+    ASSERT_EQ(mora_probe(h.db, position, &r), MORA_OK) << mora_last_error();
+    const auto moves = moves_of(position);
+    ASSERT_FALSE(moves.empty());
+    EXPECT_EQ(moves[0].result, r) << position;
+  }
+  auto offers = [&](const char* position, const char* move) {
+    const auto moves = moves_of(position);
+    return std::any_of(moves.begin(), moves.end(),
+                       [&](const mora_move& m) { return std::strncmp(m.move, move, 5) == 0; });
+  };
+  EXPECT_TRUE(offers(kLineBarLapsed, "d6-d7"));
+  EXPECT_FALSE(offers(kLineBarActive, "d6-d7"));
+  mora_result r;
+  EXPECT_EQ(mora_probe(h.db, "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7", &r),
+            MORA_ERR_POSITION);
+  EXPECT_NE(std::strstr(mora_last_error(), "bar"), nullptr) << mora_last_error();
 }
 
 TEST(CApi, ReportsErrors) {
