@@ -131,9 +131,9 @@ class UnitSolver {
     // The barred nodes of the partner side with a move into barred node k of this side:
     // barred_preds[barred_pred_begin[k] .. barred_pred_begin[k + 1]), one per move.
     std::vector<std::uint32_t> barred_pred_begin, barred_preds;
-    // The same into main positions of this side: (index, barred node), sorted; a bit per
-    // position says whether it has any.
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> main_barred_preds;
+    // The same into main positions of this side: index << 32 | barred node, sorted; a bit
+    // per position says whether it has any.
+    std::vector<std::uint64_t> main_barred_preds;
     std::vector<std::uint64_t> has_barred_preds;
   };
   // An update of a barred node found while a main layer gathers: a win (kWin) or one move

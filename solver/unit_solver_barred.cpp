@@ -19,12 +19,16 @@ bool has_bit(const std::vector<std::uint64_t>& bits, std::uint64_t i) {
 
 void UnitSolver::set_up_barred() {
   if (!barred_exits_) throw std::logic_error("barred nodes need the finished tables for exits");
+  for (const Side& side : sides_)
+    if (side.index.size() >> 32)
+      throw std::invalid_argument("barred nodes of subspaces of 2^32 positions or more (" +
+                                  side.index.subspace().name() + ") are not supported");
   const BarredKeys keys(game_.board());
   for (Side& side : sides_) side.barred = enumerate_barred(game_, side.index, keys);
   // Edges by the side of their target: into barred nodes (from, to) and into main positions
-  // (to, from), `from` a barred node of the partner side.
+  // (to << 32 | from), `from` a barred node of the partner side.
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> into_barred(num_sides());
-  std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> into_main(num_sides());
+  std::vector<std::vector<std::uint64_t>> into_main(num_sides());
   for (int s = 0; s < num_sides(); ++s) {
     Side& side = sides_[s];
     const int t = partner(s);
@@ -39,8 +43,7 @@ void UnitSolver::set_up_barred() {
                     static_cast<std::uint64_t>(n));
     std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> to_barred(
         omp_get_max_threads());
-    std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> to_main(
-        omp_get_max_threads());
+    std::vector<std::vector<std::uint64_t>> to_main(omp_get_max_threads());
     std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 1024)
     for (std::int64_t k = 0; k < n; ++k) {
@@ -63,7 +66,8 @@ void UnitSolver::set_up_barred() {
             ++moves.quiet_moves;
             const Color us = child.side_to_move;
             if (!child.has_bars()) {
-              to_main[thread].emplace_back(next.index.index(child.mover(), child.other()), node);
+              to_main[thread].push_back(next.index.index(child.mover(), child.other()) << 32 |
+                                        node);
               continue;
             }
             const BarredKey key =
@@ -89,8 +93,15 @@ void UnitSolver::set_up_barred() {
       }
     }
     if (failure) std::rethrow_exception(failure);
-    for (auto& v : to_barred) into_barred[t].insert(into_barred[t].end(), v.begin(), v.end());
-    for (auto& v : to_main) into_main[t].insert(into_main[t].end(), v.begin(), v.end());
+    // Each thread's edges freed as soon as they are moved over.
+    for (auto& v : to_barred) {
+      into_barred[t].insert(into_barred[t].end(), v.begin(), v.end());
+      std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(v);
+    }
+    for (auto& v : to_main) {
+      into_main[t].insert(into_main[t].end(), v.begin(), v.end());
+      std::vector<std::uint64_t>().swap(v);
+    }
   }
   for (int s = 0; s < num_sides(); ++s) {
     Side& side = sides_[s];
@@ -106,8 +117,10 @@ void UnitSolver::set_up_barred() {
     side.main_barred_preds = std::move(into_main[s]);
     std::sort(side.main_barred_preds.begin(), side.main_barred_preds.end());
     side.has_barred_preds.assign((side.index.size() + 63) / 64, 0);
-    for (const auto& [i, from] : side.main_barred_preds)
+    for (const std::uint64_t edge : side.main_barred_preds) {
+      const std::uint64_t i = edge >> 32;
       side.has_barred_preds[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
   }
   barred_updates_.assign(omp_get_max_threads(), {});
 }
@@ -124,10 +137,9 @@ void UnitSolver::gather_barred_preds(const Side& side, std::uint64_t i, bool los
                                      std::vector<BarredUpdate>& out) const {
   if (!has_bit(side.has_barred_preds, i)) return;
   const auto& preds = side.main_barred_preds;
-  for (auto it = std::lower_bound(preds.begin(), preds.end(),
-                                  std::pair<std::uint64_t, std::uint32_t>{i, 0});
-       it != preds.end() && it->first == i; ++it)
-    out.push_back({it->second, lost});
+  for (auto it = std::lower_bound(preds.begin(), preds.end(), i << 32);
+       it != preds.end() && (*it >> 32) == i; ++it)
+    out.push_back({static_cast<std::uint32_t>(*it), lost});
 }
 
 void UnitSolver::apply_barred_updates(Part part, int s, int d) {

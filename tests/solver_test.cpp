@@ -8,10 +8,13 @@
 #include <sstream>
 #include <vector>
 
+#include "db/barred_key.h"
 #include "db/database.h"
 #include "db/stats.h"
+#include "game/bar_text.h"
 #include "game/notation.h"
 #include "simple_solver.h"
+#include "solver/barred_nodes.h"
 #include "solver/solve.h"
 #include "solver/verify.h"
 
@@ -622,6 +625,61 @@ TEST_F(SolvedMssa1FiveVersusFour, HistoryValuesBarsChange) {
               << " another ply-limit value or plies to the next mill\n";
   }
   fs::remove_all(folder);
+}
+
+// The barred nodes of a subspace are exactly the bars that validate once an idle one is
+// dropped: on sampled boards of 5v3 and 3v5, every bar of one line or two (the side to move's,
+// or the other side's) is stored if and only if it validates and is not idle.
+TEST(Solver, BarredNodesAreTheBarsThatValidate) {
+  const Game game(Rules::preset("mssa-1"));
+  const Board& board = game.board();
+  const BarredKeys keys(board);
+  for (const Subspace s : {Subspace{5, 3, 0, 0}, Subspace{3, 5, 0, 0}}) {
+    const SubspaceIndex index(board, s);
+    const auto nodes = solver::enumerate_barred(game, index, keys);
+    ASSERT_FALSE(nodes.empty());
+    auto stored = [&](const BarredKey& key) {
+      return std::binary_search(
+          nodes.begin(), nodes.end(), solver::BarredNode{key, 0},
+          [](const solver::BarredNode& a, const solver::BarredNode& b) { return a.key < b.key; });
+    };
+    std::vector<std::uint32_t> bars;
+    for (int i = 0; i < board.num_lines(); ++i)
+      for (int j = i; j < board.num_lines(); ++j) bars.push_back((1u << i) | (1u << j));
+    std::uint64_t found = 0;
+    for (std::uint64_t i = 0; i < index.size(); i += 2999) {
+      const Position board_only = index.position(i);
+      for (const Color c : {kWhite, kBlack})
+        for (const std::uint32_t lines : bars) {
+          Position pos = board_only;
+          pos.bars[c].lines = lines;
+          bool valid = true;
+          try {
+            validate_bars(board, pos);
+            validate_bars(game.rules(), pos);
+          } catch (const ParseError&) {
+            valid = false;
+          }
+          auto key_of = [&](const Position& q) {
+            return keys
+                .canonical(index, q.mover(), q.other(), q.bars[kWhite].lines, q.bars[kBlack].lines)
+                .key;
+          };
+          if (!valid) {
+            EXPECT_FALSE(stored(key_of(pos))) << to_string(pos);
+            continue;
+          }
+          const Position p = game.without_idle_bar(pos);
+          if (!(p == pos)) {
+            EXPECT_FALSE(stored(key_of(pos))) << to_string(pos);
+          }
+          if (!p.has_bars()) continue;
+          EXPECT_TRUE(stored(key_of(p))) << to_string(pos);
+          ++found;
+        }
+    }
+    EXPECT_GT(found, 2u) << s.name();
+  }
 }
 
 TEST(Solver, SameBytesWithOneAndTwoThreads) {

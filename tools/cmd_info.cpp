@@ -156,9 +156,8 @@ int run_info(const std::vector<std::string>& args) {
                   "mover's then other's: 2v3+1+0), statistics over all its positions (each\n"
                   "canonical position weighted by its orbit size), and file sizes; and the herd\n"
                   "whose whole game the folder holds (0: the moving phase only); for mssa-1's\n"
-                  "tables with a barred section, its canonical barred positions by value.\n"
-                  "--json also\n"
-                  "gives a position of the longest win and one of the longest loss.",
+                  "tables with a barred section, its canonical barred positions by value. --json\n"
+                  "also gives a position of the longest win and one of the longest loss.",
                   options, args);
   if (!vm) return 0;
   const Database db(database_folders(*vm));
