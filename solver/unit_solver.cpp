@@ -426,13 +426,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
       if (!(side.layer_marks[block / 64] & layer_bit)) continue;
       for (std::uint64_t i = block; i < std::min(end, block + 64); ++i) {
         State& st = side.states[i];
-        // Nothing else changes a position pending at d while its layer gathers.
-        if (st == state::make(state::kPendingWin, d))
-          st = state::make(state::kWin, d);
-        else if (st == state::make(state::kPendingLoss, d))
-          st = state::make(state::kLoss, d);
-        else if (st != state::make(state::kWin, d) && st != state::make(state::kLoss, d))
-          continue;
+        if (!decided_at(st, d)) continue;
         ++local;
         if (d + 1 > cap) continue;
         // Unmoves: the side that just moved is `other`; it moved a cow to `to` from `from`

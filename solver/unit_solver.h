@@ -190,6 +190,15 @@ class UnitSolver {
   Scan scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
             const MillCandidates& candidates, ExitMemo* memo) const;
   static State initial_state(int weight, const ExitSummary& exits);
+  // Whether `st` is decided at exactly d, turning a state pending at d into its decided form
+  // (nothing else changes it while its layer gathers).
+  static bool decided_at(State& st, int d) {
+    if (st == state::make(state::kPendingWin, d))
+      st = state::make(state::kWin, d);
+    else if (st == state::make(state::kPendingLoss, d))
+      st = state::make(state::kLoss, d);
+    return st == state::make(state::kWin, d) || st == state::make(state::kLoss, d);
+  }
   // The entry of a finished pure state and ply-limit byte (encode_rule).
   Entry entry_of(State pure, std::uint8_t rule) const;
   // Adds an exit of value v to a scan.

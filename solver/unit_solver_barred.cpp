@@ -163,12 +163,7 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
     const SubspaceIndex& prev_index = sides_[t].index;
     for (std::size_t k = 0; k < side.barred.size(); ++k) {
       State& st = side.barred_states[k];
-      if (st == state::make(state::kPendingWin, d))
-        st = state::make(state::kWin, d);
-      else if (st == state::make(state::kPendingLoss, d))
-        st = state::make(state::kLoss, d);
-      else if (st != state::make(state::kWin, d) && st != state::make(state::kLoss, d))
-        continue;
+      if (!decided_at(st, d)) continue;
       ++decided;
       if (d + 1 > cap) continue;
       const bool lost = state::tag(st) == state::kLoss;

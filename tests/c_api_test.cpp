@@ -71,12 +71,14 @@ TEST(CApi, ProbesMovesAndLines) {
   EXPECT_EQ(line.rfind(best, 0), 0u) << line;
 }
 
-// house-003's barred positions through the C interface: probed like any other, the best move
-// keeps the value, and the bar takes the move back away.
-TEST(CApi, BarredPositionsOfHouse003) {
-  Db h(probe_db("house-003"));
+// Barred positions through the C interface: probed like any other, the best move keeps the
+// value, and the bar of `active` takes the move d6-d7 that `lapsed` (the same without the bar)
+// offers away; a bar of the other preset's kind is an error.
+void expect_barred_positions(const char* rules, std::initializer_list<const char*> barred,
+                             const char* lapsed, const char* active, const char* foreign) {
+  Db h(probe_db(rules));
   ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
-  EXPECT_STREQ(mora_rules_name(h.db), "house-003");
+  EXPECT_STREQ(mora_rules_name(h.db), rules);
   auto moves_of = [&](const char* position) {
     std::vector<mora_move> moves(256);
     size_t count = 0;
@@ -90,19 +92,24 @@ TEST(CApi, BarredPositionsOfHouse003) {
     return std::any_of(moves.begin(), moves.end(),
                        [&](const mora_move& m) { return std::strncmp(m.move, move, 5) == 0; });
   };
-  for (const char* position : {kBarSet, kBarActive}) {
+  for (const char* position : barred) {
     mora_result r;
     ASSERT_EQ(mora_probe(h.db, position, &r), MORA_OK) << mora_last_error();
     const auto moves = moves_of(position);
     ASSERT_FALSE(moves.empty());
     EXPECT_EQ(moves[0].result, r) << position;
   }
-  EXPECT_TRUE(offers(kBarActiveLapsed, "d6-d7"));
-  EXPECT_FALSE(offers(kBarActive, "d6-d7"));
+  EXPECT_TRUE(offers(lapsed, "d6-d7"));
+  EXPECT_FALSE(offers(active, "d6-d7"));
   mora_result r;
-  EXPECT_EQ(mora_probe(h.db, "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7", &r),
-            MORA_ERR_POSITION);
+  EXPECT_EQ(mora_probe(h.db, foreign, &r), MORA_ERR_POSITION);
   EXPECT_NE(std::strstr(mora_last_error(), "bar"), nullptr) << mora_last_error();
+}
+
+// house-003's barred positions, derived at probe time.
+TEST(CApi, BarredPositionsOfHouse003) {
+  expect_barred_positions("house-003", {kBarSet, kBarActive}, kBarActiveLapsed, kBarActive,
+                          "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7");
 }
 
 // mssa-1's declined shot through the C interface: a move of its own, written with `x-`, whose
@@ -129,37 +136,10 @@ TEST(CApi, DeclinedShotsOfMssa1) {
   EXPECT_EQ(declined->result.distance, after.distance + 1);
 }
 
-// mssa-1's barred positions through the C interface: read from the tables' barred sections,
-// the best move keeps the value, and the bar takes the move forming its line away.
+// mssa-1's barred positions, read from the tables' barred sections.
 TEST(CApi, BarredPositionsOfMssa1) {
-  Db h(probe_db("mssa-1"));
-  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
-  auto moves_of = [&](const char* position) {
-    std::vector<mora_move> moves(256);
-    size_t count = 0;
-    EXPECT_EQ(mora_moves(h.db, position, moves.data(), moves.size(), &count), MORA_OK)
-        << mora_last_error();
-    moves.resize(count);
-    return moves;
-  };
-  for (const char* position : {kLineBarSet, kLineBarActive}) {
-    mora_result r;
-    ASSERT_EQ(mora_probe(h.db, position, &r), MORA_OK) << mora_last_error();
-    const auto moves = moves_of(position);
-    ASSERT_FALSE(moves.empty());
-    EXPECT_EQ(moves[0].result, r) << position;
-  }
-  auto offers = [&](const char* position, const char* move) {
-    const auto moves = moves_of(position);
-    return std::any_of(moves.begin(), moves.end(),
-                       [&](const mora_move& m) { return std::strncmp(m.move, move, 5) == 0; });
-  };
-  EXPECT_TRUE(offers(kLineBarLapsed, "d6-d7"));
-  EXPECT_FALSE(offers(kLineBarActive, "d6-d7"));
-  mora_result r;
-  EXPECT_EQ(mora_probe(h.db, "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7", &r),
-            MORA_ERR_POSITION);
-  EXPECT_NE(std::strstr(mora_last_error(), "bar"), nullptr) << mora_last_error();
+  expect_barred_positions("mssa-1", {kLineBarSet, kLineBarActive}, kLineBarLapsed, kLineBarActive,
+                          "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7");
 }
 
 TEST(CApi, ReportsErrors) {

@@ -141,6 +141,22 @@ TEST(Probe, RejectsWhatItCannotAnswer) {
   EXPECT_THROW(db.moves(barred), ParseError);
 }
 
+// Without the bar, d6-d7 closes a7-d7-g7 and shoots Black down to two (`lapsed`); with it
+// (`active`), not.
+void expect_bar_forbids_the_quick_win(const Database& db, const char* lapsed, const char* active) {
+  auto offers = [&](const char* text, const char* move) {
+    const auto moves = db.moves(parse_position(text));
+    return std::any_of(moves.begin(), moves.end(), [&](const auto& m) {
+      return to_string(db.game().board(), m.first).rfind(move, 0) == 0;
+    });
+  };
+  EXPECT_TRUE(offers(lapsed, "d6-d7"));
+  EXPECT_FALSE(offers(active, "d6-d7"));
+  EXPECT_EQ(db.probe(parse_position(lapsed)).distance, 1);
+  const ProbeResult barred = db.probe(parse_position(active));
+  EXPECT_FALSE(barred.wdl == Wdl::kWin && barred.distance == 1);
+}
+
 // house-003's barred positions, derived at probe time: a barred position probes as the best of
 // its moves, and the bar takes exactly the move back away.
 TEST(Probe, BarredPositionsOfHouse003) {
@@ -149,18 +165,7 @@ TEST(Probe, BarredPositionsOfHouse003) {
     const Position pos = parse_position(text);
     expect_moves_agree(db, pos);  // its moves lead to barred positions too
   }
-  auto offers = [&](const char* text, const char* move) {
-    const auto moves = db.moves(parse_position(text));
-    return std::any_of(moves.begin(), moves.end(), [&](const auto& m) {
-      return to_string(db.game().board(), m.first).rfind(move, 0) == 0;
-    });
-  };
-  // Without the bar, d6-d7 closes a7-d7-g7 and shoots Black down to two; with it, not.
-  EXPECT_TRUE(offers(kBarActiveLapsed, "d6-d7"));
-  EXPECT_FALSE(offers(kBarActive, "d6-d7"));
-  EXPECT_EQ(db.probe(parse_position(kBarActiveLapsed)).distance, 1);
-  const ProbeResult barred = db.probe(parse_position(kBarActive));
-  EXPECT_FALSE(barred.wdl == Wdl::kWin && barred.distance == 1);
+  expect_bar_forbids_the_quick_win(db, kBarActiveLapsed, kBarActive);
   // The bar of the other preset: an error, never a value.
   EXPECT_THROW(db.probe(parse_position("W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7")),
                ParseError);
@@ -178,17 +183,7 @@ TEST(Probe, BarredPositionsOfMssa1) {
         *db.table({pos.on_board(pos.side_to_move), pos.on_board(opposite(pos.side_to_move)), 0, 0});
     EXPECT_FALSE(table.barred().empty()) << text;
   }
-  auto offers = [&](const char* text, const char* move) {
-    const auto moves = db.moves(parse_position(text));
-    return std::any_of(moves.begin(), moves.end(), [&](const auto& m) {
-      return to_string(db.game().board(), m.first).rfind(move, 0) == 0;
-    });
-  };
-  EXPECT_TRUE(offers(kLineBarLapsed, "d6-d7"));
-  EXPECT_FALSE(offers(kLineBarActive, "d6-d7"));
-  EXPECT_EQ(db.probe(parse_position(kLineBarLapsed)).distance, 1);
-  const ProbeResult barred = db.probe(parse_position(kLineBarActive));
-  EXPECT_FALSE(barred.wdl == Wdl::kWin && barred.distance == 1);
+  expect_bar_forbids_the_quick_win(db, kLineBarLapsed, kLineBarActive);
   // The declined shot that sets the bar leads to kLineBarSet.
   const Position before = parse_position("WWW.B.../W.W...../....B.B. w 0 0 0");
   const auto moves = db.moves(before);
