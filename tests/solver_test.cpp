@@ -728,6 +728,11 @@ TEST(Solver, RefusesToSolveOverATableOfANewerVersion) {
 }
 
 TEST(Solver, RejectsRulesItCannotSolveExactly) {
+  // A ply limit the table format cannot hold.
+  Rules long_limit = Rules::preset("morabaraba");
+  long_limit.ply_limit = 121;
+  EXPECT_THROW(solver::check_solvable(long_limit), std::invalid_argument);
+  // Every preset is solved, mssa-1's barred positions included.
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("mssa-1")));
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("house-003")));
   EXPECT_NO_THROW(solver::check_solvable(Rules::preset("msa-tournament")));
