@@ -4,6 +4,7 @@
 #include <bit>
 #include <stdexcept>
 
+#include "db/barred_key.h"
 #include "db/successor_fold.h"
 #include "game/bar_text.h"
 
@@ -63,6 +64,7 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
   if (!first) throw TableError("no tables (*.mtb) in the database folders given");
   rules_ = first->rules;
   game_ = Game(rules_);
+  barred_keys_ = std::make_unique<BarredKeys>(game_.board());
   for (const auto& [s, t] : tables_)
     if (s.moving_phase()) by_counts_[s.mover * (kMaxCows + 1) + s.other] = t.get();
   for (int herd = 3; herd <= rules_.cows_per_player; ++herd) {
@@ -110,16 +112,25 @@ Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int oth
 }
 
 Entry Database::entry(const Position& pos) const {
-  if (pos.has_bars()) return barred_entry(pos);
   const Color us = pos.side_to_move;
-  return entry(pos.mover(), pos.other(), pos.in_hand[us], pos.in_hand[opposite(us)]);
+  if (!pos.has_bars())
+    return entry(pos.mover(), pos.other(), pos.in_hand[us], pos.in_hand[opposite(us)]);
+  if (rules_.mill_reforming != MillReforming::kNotSameMillNextMove) return barred_entry(pos);
+  // mssa-1: a bar that forbids nothing is the position without it; the others are stored
+  // where a declined shot can set a bar inside the unit, and derived elsewhere.
+  const Position p = game_.without_idle_bar(pos);
+  if (!p.has_bars()) return entry(p.mover(), p.other());
+  const Table& t = table_for(p);
+  if (!t.reader->header().has_barred) return barred_entry(p);
+  const BarredKeys::Canonical c = barred_keys_->canonical(
+      t.index, p.mover(), p.other(), p.bars[us].lines, p.bars[opposite(us)].lines);
+  if (const Entry* e = t.reader->find_barred(c.key)) return *e;
+  throw TableError(t.reader->path().string() +
+                   ": the barred section does not hold the position (a table of another "
+                   "program, or a bar the position cannot have)");
 }
 
 Entry Database::barred_entry(const Position& pos) const {
-  // mssa-1's barred positions take part in their unit's cycles and cannot be derived.
-  if (rules_.mill_reforming != MillReforming::kNoMoveStraightBack)
-    throw std::invalid_argument("rules '" + rules_.name +
-                                "': positions with a bar are not derived from stored ones");
   SuccessorFold fold(rules_.ply_limit, game_.ply_counts(pos));
   MoveList list;
   game_.generate(pos, list);
@@ -217,7 +228,7 @@ Wdl Database::probe_wdl(const Position& pos) const {
     case Outcome::kOngoing:
       break;
   }
-  if (pos.has_bars()) return barred_entry(pos).wdl;
+  if (pos.has_bars()) return entry(pos).wdl;
   const Table& t = table_for(pos);
   return t.reader->probe_wdl(t.index.index(pos.mover(), pos.other()));
 }

@@ -19,6 +19,8 @@
 
 namespace mora {
 
+class BarredKeys;
+
 // What a probe answers for a position, from its side to move.
 struct ProbeResult {
   Wdl wdl = Wdl::kDraw;
@@ -77,9 +79,10 @@ class Database {
   // The entry stored for the position of `mover` and `other` cows (the mover to move) with
   // these cows in hand.
   Entry entry(Bitboard mover, Bitboard other, int mover_in_hand = 0, int other_in_hand = 0) const;
-  // The entry of `pos` at count 0: stored, or for a position with a bar (house-003) derived
-  // from the stored entries of what follows it (docs/HISTORY.md). `pos` must be covered (see
-  // probe()); its bars are not validated here.
+  // The entry of `pos` at count 0: stored (mssa-1's barred positions where a side has five
+  // cows or more, in the barred section), or for another position with a bar derived from the
+  // entries of what follows it (docs/HISTORY.md). `pos` must be covered (see probe()); its
+  // bars are not validated here.
   Entry entry(const Position& pos) const;
 
  private:
@@ -91,8 +94,8 @@ class Database {
   // covers it; pure values ignore the ply limit.
   Outcome covered_outcome(const Position& pos) const;
   // A barred position's entry: its successors folded (SuccessorFold), each itself stored or,
-  // when it still carries a bar, derived the same way; every bar it meets is one unit lower
-  // or one ply from lapsing, so the recursion ends.
+  // when it still carries a bar, derived the same way; every bar it meets is one unit lower,
+  // one ply from lapsing or stored, so the recursion ends.
   Entry barred_entry(const Position& pos) const;
   // The ply-limit value at pos's count from the entry at count 0.
   ProbeResult at_count(const Entry& e, const Position& pos) const;
@@ -101,6 +104,7 @@ class Database {
   Rules rules_;
   Game game_;
   std::shared_ptr<BlockCache> cache_;
+  std::unique_ptr<BarredKeys> barred_keys_;
   std::map<Subspace, std::unique_ptr<Table>> tables_;
   // The hot path's lookup: tables by [mover cows][other cows], nullptr where missing.
   std::array<const Table*, (kMaxCows + 1) * (kMaxCows + 1)> by_counts_{};

@@ -2,6 +2,7 @@
 // The byte layout is documented in docs/FORMAT.md; writer and reader share this header.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -34,11 +35,25 @@ struct Entry {
   bool operator==(const Entry&) const = default;
 };
 
+// mssa-1: a position with bars, by its canonical board and the bars turned the same way
+// (db/barred_key.h), and what is stored for it.
+struct BarredKey {
+  std::uint64_t index = 0;        // of the board in its subspace (SubspaceIndex)
+  std::uint32_t mover_lines = 0;  // the side to move's bar: lines its move may not form
+  std::uint32_t other_lines = 0;  // the other side's bar, set by the move just made
+  auto operator<=>(const BarredKey&) const = default;
+};
+struct BarredEntry {
+  BarredKey key;
+  Entry entry;
+};
+
 struct TableHeader {
   Rules rules;
   Subspace subspace;
   std::uint64_t num_positions = 0;  // canonical positions, == SubspaceIndex::size()
   bool has_rule_part = false;       // rules.ply_limit > 0
+  bool has_barred = false;          // the file ends with the barred section (docs/FORMAT.md)
 };
 
 // The per-position value streams of a file (docs/FORMAT.md). The rule streams exist only in
@@ -72,6 +87,9 @@ class TableWriter {
               const TableTuning& tuning = {});
   ~TableWriter();  // without finish(): the temporary file is removed
   void append(std::span<const Entry> entries);
+  // The barred section, sorted by key without repeats, given once before finish() (and only
+  // when the header has it).
+  void set_barred(std::vector<BarredEntry> entries);
   void finish();
 
   struct Impl;
@@ -114,8 +132,12 @@ class TableReader {
   Wdl probe_wdl(std::uint64_t index) const;  // reads only the win/draw/loss part
   // Decodes entries [begin, begin + out.size()) in one pass (for solvers and verifiers).
   void read(std::uint64_t begin, std::span<Entry> out) const;
-  // Recomputes the checksum of every block, verified before or not; throws TableError on the
-  // first mismatch.
+  // The barred section (empty without one), decoded and checked on first use.
+  std::span<const BarredEntry> barred() const;
+  // The stored entry of a barred position; nullptr when the section does not hold it.
+  const Entry* find_barred(const BarredKey& key) const;
+  // Recomputes the checksum of every block and of the barred section, verified before or not;
+  // throws TableError on the first mismatch.
   void check() const;
 
   struct StreamInfo {

@@ -1,6 +1,7 @@
 #include "db/table_format.h"
 
 #include <xxhash.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <bit>
@@ -16,6 +17,7 @@ namespace {
 
 constexpr std::size_t kNameBytes = 32;
 constexpr std::uint32_t kFlagRulePart = 1;
+constexpr std::uint32_t kFlagBarred = 2;
 
 // Header field offsets (docs/FORMAT.md, "Header").
 constexpr std::size_t kOffVersion = 8, kOffHeaderBytes = 12, kOffHeaderChecksum = 16,
@@ -187,7 +189,8 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
   put<std::uint16_t>(p + kOffPlyLimit, static_cast<std::uint16_t>(r.ply_limit));
   p[kOffPlyLimit + 2] = r.repetition_draw;
   p[kOffPlyLimit + 3] = static_cast<std::uint8_t>(r.mill_reforming);
-  put<std::uint32_t>(p + kOffFlags, header.has_rule_part ? kFlagRulePart : 0);
+  put<std::uint32_t>(p + kOffFlags, (header.has_rule_part ? kFlagRulePart : 0) |
+                                        (header.has_barred ? kFlagBarred : 0));
   std::memcpy(p + kOffName, r.name.data(), r.name.size());
   put<std::uint32_t>(p + kOffNumStreams, static_cast<std::uint32_t>(streams.size()));
   p[kOffBoard] = static_cast<std::uint8_t>(r.board);
@@ -246,8 +249,9 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   TableHeader& header = out.header;
   header.num_positions = get<std::uint64_t>(p + kOffPositions);
   const auto flags = get<std::uint32_t>(p + kOffFlags);
-  if (flags & ~kFlagRulePart) fail("unknown header flags");
+  if (flags & ~(kFlagRulePart | kFlagBarred)) fail("unknown header flags");
   header.has_rule_part = flags & kFlagRulePart;
+  header.has_barred = flags & kFlagBarred;
   header.subspace = {p[kOffSubspace], p[kOffSubspace + 1], p[kOffSubspace + 2],
                      p[kOffSubspace + 3]};
   Rules& r = header.rules;
@@ -317,9 +321,73 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
     }
     if (bytes != s.compressed_bytes) fail("stream sizes do not match the block index");
   }
+  if (header.has_barred) {
+    if (size - at < kBarredHeaderBytes ||
+        get<std::uint64_t>(p + at + 16) != size - at - kBarredHeaderBytes)
+      fail("file size " + std::to_string(size) + " does not match the barred section at " +
+           std::to_string(at));
+    out.barred_offset = at;
+    at = size;
+  }
   if (at != size)
     fail("file size " + std::to_string(size) + " does not match the block index (" +
          std::to_string(at) + " bytes)");
+  return out;
+}
+
+std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries, int level) {
+  std::vector<std::uint8_t> raw(entries.size() * kBarredRecordBytes, 0);
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    std::uint8_t* r = raw.data() + k * kBarredRecordBytes;
+    const auto& [key, e] = entries[k];
+    if (k && !(entries[k - 1].key < key)) fail("barred entries not sorted by key, or repeated");
+    put<std::uint64_t>(r, key.index);
+    put<std::uint32_t>(r + 8, key.mover_lines);
+    put<std::uint32_t>(r + 12, key.other_lines);
+    put<std::uint16_t>(r + 16, e.distance);
+    r[18] = static_cast<std::uint8_t>(e.wdl);
+    r[19] = static_cast<std::uint8_t>(e.rule);
+    r[20] = e.plies_to_mill;
+  }
+  std::vector<std::uint8_t> out(kBarredHeaderBytes + ZSTD_compressBound(raw.size()));
+  const std::size_t n =
+      ZSTD_compress(out.data() + kBarredHeaderBytes, out.size() - kBarredHeaderBytes, raw.data(),
+                    raw.size(), level);
+  if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
+  out.resize(kBarredHeaderBytes + n);
+  put<std::uint64_t>(out.data() + 8, entries.size());
+  put<std::uint64_t>(out.data() + 16, n);
+  put<std::uint64_t>(out.data(), XXH64(out.data() + 8, out.size() - 8, 0));
+  return out;
+}
+
+void check_barred(const std::uint8_t* p, std::size_t size) {
+  if (size < kBarredHeaderBytes || XXH64(p + 8, size - 8, 0) != get<std::uint64_t>(p))
+    fail("checksum mismatch in the barred section");
+}
+
+std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size, bool rule_part) {
+  check_barred(p, size);
+  const auto count = get<std::uint64_t>(p + 8);
+  if (count > std::uint64_t{1} << 40) fail("corrupt barred section (record count)");
+  std::vector<std::uint8_t> raw(count * kBarredRecordBytes);
+  const std::size_t n =
+      ZSTD_decompress(raw.data(), raw.size(), p + kBarredHeaderBytes, size - kBarredHeaderBytes);
+  if (ZSTD_isError(n) || n != raw.size()) fail("undecodable barred section");
+  std::vector<BarredEntry> out(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint8_t* r = raw.data() + k * kBarredRecordBytes;
+    BarredEntry& b = out[k];
+    b.key = {get<std::uint64_t>(r), get<std::uint32_t>(r + 8), get<std::uint32_t>(r + 12)};
+    b.entry.distance = get<std::uint16_t>(r + 16);
+    b.entry.wdl = static_cast<Wdl>(r[18]);
+    b.entry.rule = static_cast<RuleWdl>(r[19]);
+    b.entry.plies_to_mill = r[20];
+    if (r[18] > 2 || r[19] > 4 ||
+        (rule_part ? pure_of(b.entry.rule) != b.entry.wdl : b.entry.rule != RuleWdl::kDraw))
+      fail("invalid value in barred record " + std::to_string(k));
+    if (k && !(out[k - 1].key < b.key)) fail("barred records not sorted by key");
+  }
   return out;
 }
 

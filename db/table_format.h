@@ -186,10 +186,23 @@ struct StreamDescriptor {
   }
 };
 
+// The barred section (header flag bit 1, docs/FORMAT.md): after the last block, XXH64 of the
+// rest of the section (8), the records (8), the bytes of the frame (8), then one zstd frame of
+// the records, kBarredRecordBytes each.
+constexpr std::size_t kBarredHeaderBytes = 24;
+constexpr std::size_t kBarredRecordBytes = 24;
+// The whole section of these entries, compressed at `level`.
+std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries, int level);
+// Checks and decodes a section of `size` bytes at p; throws TableError (without a file name).
+std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size, bool rule_part);
+// Checks the section's checksum only.
+void check_barred(const std::uint8_t* p, std::size_t size);
+
 struct DecodedMetadata {
   std::uint32_t version;
   TableHeader header;
   std::vector<StreamDescriptor> streams;  // in file order
+  std::uint64_t barred_offset = 0;        // where the barred section starts, if the file has one
 };
 
 // Checks and decodes the metadata of a whole file of `size` bytes at `file` (docs/FORMAT.md,

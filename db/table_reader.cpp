@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
 #include "db/block_cache.h"
 #include "db/table.h"
@@ -63,6 +64,9 @@ struct TableReader::Impl {
   std::size_t size = 0;
   std::vector<Stream> streams;
   std::array<int, kNumTableStreams> by_kind{-1, -1, -1, -1};
+  std::uint64_t barred_offset = 0;
+  mutable std::once_flag barred_once;
+  mutable std::vector<BarredEntry> barred;
   // One bit per block and stream kind: its checksum matched. A block is hashed once per open
   // instead of once per decode, and still before its values are first used.
   std::array<std::unique_ptr<std::atomic<std::uint64_t>[]>, kNumTableStreams> verified;
@@ -250,6 +254,7 @@ void TableReader::Impl::parse() {
     fail(e.what());
   }
   header = meta.header;
+  barred_offset = meta.barred_offset;
   relative = meta.version >= 2;
   compacted = table_format::compacted(meta.version);
   for (const StreamDescriptor& d : meta.streams) {
@@ -362,9 +367,37 @@ void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
   }
 }
 
+std::span<const BarredEntry> TableReader::barred() const {
+  const Impl& m = *impl_;
+  if (!m.header.has_barred) return {};
+  std::call_once(m.barred_once, [&] {
+    try {
+      m.barred =
+          decode_barred(m.map + m.barred_offset, m.size - m.barred_offset, m.header.has_rule_part);
+    } catch (const TableError& e) {
+      m.fail(e.what());
+    }
+  });
+  return m.barred;
+}
+
+const Entry* TableReader::find_barred(const BarredKey& key) const {
+  const auto all = barred();
+  const auto it =
+      std::lower_bound(all.begin(), all.end(), key,
+                       [](const BarredEntry& b, const BarredKey& k) { return b.key < k; });
+  return it != all.end() && it->key == key ? &it->entry : nullptr;
+}
+
 void TableReader::check() const {
-  for (const auto& s : impl_->streams)
-    for (std::uint64_t b = 0; b < s.num_blocks; ++b) impl_->verify(s, b);
+  const Impl& m = *impl_;
+  for (const auto& s : m.streams)
+    for (std::uint64_t b = 0; b < s.num_blocks; ++b) m.verify(s, b);
+  if (m.header.has_barred) try {
+      check_barred(m.map + m.barred_offset, m.size - m.barred_offset);
+    } catch (const TableError& e) {
+      m.fail(e.what());
+    }
 }
 
 std::vector<TableReader::StreamInfo> TableReader::streams() const {

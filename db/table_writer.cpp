@@ -31,6 +31,8 @@ struct TableWriter::Impl {
   TableHeader header;
   std::vector<Stream> streams;
   std::uint64_t appended = 0;
+  std::vector<BarredEntry> barred;
+  bool barred_set = false;
   ZSTD_CCtx* cctx = nullptr;
   std::vector<std::uint8_t> raw, compressed;
   bool finished = false;
@@ -193,14 +195,33 @@ void TableWriter::append(std::span<const Entry> entries) {
   m.appended += entries.size();
 }
 
+void TableWriter::set_barred(std::vector<BarredEntry> entries) {
+  Impl& m = *impl_;
+  if (!m.header.has_barred) m.fail("a barred section in a table whose header has none");
+  if (m.barred_set) m.fail("the barred section given twice");
+  m.barred = std::move(entries);
+  m.barred_set = true;
+}
+
 void TableWriter::finish() {
   Impl& m = *impl_;
   if (m.finished) return;
+  if (m.header.has_barred && !m.barred_set) m.fail("finish without the barred section");
   for (auto& s : m.streams) m.flush(s);
   if (m.appended != m.header.num_positions)
     m.fail("finish after " + std::to_string(m.appended) + " of " +
            std::to_string(m.header.num_positions) + " positions");
   for (std::size_t i = 1; i < m.streams.size(); ++i) m.splice(m.streams[0], m.streams[i]);
+  if (m.header.has_barred) {
+    std::vector<std::uint8_t> section;
+    try {
+      section = encode_barred(m.barred, m.streams[0].level);
+    } catch (const TableError& e) {
+      m.fail(e.what());
+    }
+    m.streams[0].file->write_at(m.streams[0].end, section.data(), section.size());
+    m.streams[0].end += section.size();
+  }
   std::vector<StreamBlocks> indexes;
   for (const auto& s : m.streams) indexes.push_back(s.index);
   const std::vector<std::uint8_t> meta = encode_metadata(m.header, indexes);

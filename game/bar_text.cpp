@@ -4,6 +4,7 @@
 #include <bit>
 #include <vector>
 
+#include "game/movegen.h"
 #include "game/notation.h"
 #include "game/text.h"
 
@@ -59,6 +60,12 @@ void validate_lines(const Board& board, const Position& pos, Color c, const Bar&
   if (!(board.in_mills(own) & board.neighbours(std::countr_zero(left))))
     throw ParseError(who + "'s bar was just set, but no " + who + " mill stands next to " +
                      board.point_name(std::countr_zero(left)));
+  // It names every mill the cow left, and only those.
+  const auto could_be = line_bars_just_set(board, own, pos.occupied());
+  if (std::find(could_be.begin(), could_be.end(), bar) == could_be.end())
+    throw ParseError(who + "'s bar was just set, so it names every line through " +
+                     board.point_name(std::countr_zero(left)) +
+                     " that the cow's slide to a new mill broke, and no other");
 }
 
 void validate_move(const Board& board, const Position& pos, Color c, const Bar& bar) {
@@ -163,6 +170,11 @@ void validate_bars(const Rules& rules, const Position& pos) {
     if (rules.mill_reforming == MillReforming::kNoMoveStraightBack && bar.lines)
       throw ParseError("rules '" + rules.name + "' bar a move back (bar:w:b4-b6), not lines: '" +
                        field + "'");
+    const int fewest = fewest_cows_with_bar(rules);
+    if (bar.lines && pos.on_board(c) < fewest)
+      throw ParseError(std::string(kColourNames[c]) + " has " + std::to_string(pos.on_board(c)) +
+                       " cows, but a barred line needs " + std::to_string(fewest) +
+                       " or more under rules '" + rules.name + "' ('" + field + "')");
   }
 }
 

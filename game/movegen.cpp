@@ -1,5 +1,6 @@
 #include "game/movegen.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace mora {
@@ -122,6 +123,49 @@ Bar Game::bar_after(const Position& pos, const Move& move) const {
   }
   if (broken.none() || rules_.mill_reforming == MillReforming::kNotSameMillNextMove) return broken;
   return Bar{0, move.to, move.from};
+}
+
+std::uint32_t Game::barrable_lines(const Position& pos) const {
+  const Color us = pos.side_to_move;
+  const Bitboard ours = pos.cows[us];
+  const Bitboard empty = board_->all_points() & ~pos.occupied();
+  const bool flying = flies(pos, us);
+  std::uint32_t lines = 0;
+  for (int i = 0; i < board_->num_lines(); ++i) {
+    const Bitboard line = board_->line(i);
+    const Bitboard gap = line & ~ours;
+    if (std::popcount(gap) != 1 || !(gap & empty)) continue;
+    const Bitboard movers = ours & ~line;
+    if (flying ? movers != 0 : (board_->neighbours(std::countr_zero(gap)) & movers) != 0)
+      lines |= std::uint32_t{1} << i;
+  }
+  return lines;
+}
+
+Position Game::without_idle_bar(const Position& pos) const {
+  Position p = pos;
+  Bar& bar = p.bars[pos.side_to_move];
+  if (bar.lines) bar.lines &= barrable_lines(pos);
+  return p;
+}
+
+std::vector<Bar> line_bars_just_set(const Board& board, Bitboard own, Bitboard occupied) {
+  std::vector<Bar> bars;
+  const Bitboard in_mills = board.in_mills(own);
+  for (Bitboard empty = board.all_points() & ~occupied; empty; empty &= empty - 1) {
+    const Point from = std::countr_zero(empty);
+    for (Bitboard tos = board.neighbours(from) & in_mills; tos; tos &= tos - 1) {
+      const Bitboard before = (own & ~bit(std::countr_zero(tos))) | bit(from);
+      Bar bar;
+      for (int i = 0; i < board.num_lines(); ++i) {
+        const Bitboard line = board.line(i);
+        if ((line & bit(from)) && (before & line) == line) bar.lines |= std::uint32_t{1} << i;
+      }
+      if (!bar.none() && std::find(bars.begin(), bars.end(), bar) == bars.end())
+        bars.push_back(bar);
+    }
+  }
+  return bars;
 }
 
 int Game::barred_quiet_moves(const Position& pos) const {

@@ -129,6 +129,12 @@ class Game {
   // The bar that `move` from `pos` sets for its player's next turn (none unless it moved a cow
   // out of a mill into a new one under a history preset).
   Bar bar_after(const Position& pos, const Move& move) const;
+  // mssa-1: the lines that, barred for the side to move, would forbid one of its moves of this
+  // turn (two of its cows, the third point empty and one more of its cows able to get there).
+  std::uint32_t barrable_lines(const Position& pos) const;
+  // `pos` without the lines of the barred side to move's bar that forbid nothing: the same game
+  // state (the bar lapses after this turn whatever it names), written one way.
+  Position without_idle_bar(const Position& pos) const;
   bool flies(const Position& pos, Color c) const {
     return rules_.flying_at != 0 && pos.in_hand[c] == 0 && pos.on_board(c) == rules_.flying_at;
   }
@@ -171,6 +177,17 @@ class Game {
 };
 
 std::uint64_t perft(const Game& game, const Position& pos, int depth);
+
+// mssa-1: the bars (barred lines) that the turn just played by the player of `own` could have
+// set: a cow slid from an empty point out of one or two mills into a new one. Each bar once,
+// in no particular order; at most one per empty point and cow that could have come from it.
+std::vector<Bar> line_bars_just_set(const Board& board, Bitboard own, Bitboard occupied);
+// mssa-1: the fewest cows of a player whose bar waits for its turn. A slide out of a mill into
+// another needs five (docs/HISTORY.md), and the opponent's turn between shoots at most
+// shots_per_double_mill of them.
+constexpr int fewest_cows_with_bar(const Rules& rules) {
+  return 5 - rules.shots_per_double_mill;
+}
 
 // Shots are taken one at a time, each under the protection rule as the board then stands;
 // the game ends as soon as the opponent is down to two cows.

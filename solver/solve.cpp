@@ -137,19 +137,6 @@ void check_solvable(const Rules& rules) {
     throw std::invalid_argument("ply limits above 120 are not supported by the table format");
 }
 
-void check_solvable(const Rules& rules, Subspace unit) {
-  check_solvable(rules);
-  // mssa-1: a declined shot that broke a mill keeps the unit and leaves a barred position in
-  // its cycles (docs/HISTORY.md), which needs five cows on the mover's side.
-  if (rules.mill_reforming == MillReforming::kNotSameMillNextMove &&
-      std::max(unit.mover, unit.other) >= 5)
-    throw std::invalid_argument(
-        "rules '" + rules.name + "': unit " + unit.name() +
-        " has five cows on a side, where a declined shot can leave a barred position inside the "
-        "unit; the solver does not solve those yet (units up to 4v4 are solved: --max-total 7, "
-        "or --subspace 4v4, or --whole-game up to --herd 4)");
-}
-
 void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std::ostream& log) {
   check_solvable(rules);
   std::filesystem::create_directories(folder);
@@ -216,10 +203,9 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
       exits.add(load_exit_table(game, folder / table_file_name(e), e));
-  // house-003 derives the exits that set a bar from every finished table (docs/HISTORY.md).
+  // The exits that set a bar are read through every finished table (docs/HISTORY.md).
   std::optional<Database> finished;
-  if (rules.mill_reforming == MillReforming::kNoMoveStraightBack &&
-      !exit_subspaces(rules, unit).empty())
+  if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty())
     finished.emplace(std::vector{folder});
   UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds,
                     finished ? &*finished : nullptr);
@@ -230,9 +216,16 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
 #pragma omp parallel for num_threads(solver.num_sides()) if (omp_get_max_threads() > 1)
   for (int s = 0; s < solver.num_sides(); ++s) {
     try {
-      const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0};
+      const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0,
+                               solver.has_barred()};
       TableWriter writer(folder / table_file_name(solver.subspace(s)), header);
       solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
+      if (solver.has_barred()) {
+        std::vector<BarredEntry> barred = solver.barred_entries(s);
+#pragma omp atomic
+        report.barred_positions += barred.size();
+        writer.set_barred(std::move(barred));
+      }
       writer.finish();
     } catch (...) {
 #pragma omp critical(table_write_failure)
@@ -252,7 +245,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
 }  // namespace
 
 UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress) {
-  check_solvable(options.rules, unit);
+  check_solvable(options.rules);
   const Game game(options.rules);
   const auto start = std::chrono::steady_clock::now();
   const double cpu_start = process_cpu_seconds();
@@ -317,6 +310,7 @@ std::string describe(const UnitReport& r) {
        << r.cpu_seconds << " s, peak RSS " << r.peak_resident_bytes / (1 << 20) << " MiB, tables "
        << r.table_bytes / (1 << 20) << " MiB, state " << r.state_bytes / (1 << 20) << " MiB, exits "
        << r.exit_bytes / (1 << 20) << " MiB";
+  if (r.barred_positions) line << ", barred nodes " << r.barred_positions;
   if (r.checkpoint_bytes) line << ", checkpoint " << r.checkpoint_bytes / (1 << 20) << " MiB";
   if (!r.resumed_from.empty()) line << ", resumed from its checkpoint at the " << r.resumed_from;
   return line.str();
@@ -328,7 +322,6 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
   std::vector<UnitReport> reports;
   Progress progress(options.progress);
   const auto units = units_for(options.rules, options.targets);
-  for (const Subspace& unit : units) check_solvable(options.rules, unit);
   std::vector<bool> finished(units.size());
   std::uint64_t to_solve = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {

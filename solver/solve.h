@@ -36,10 +36,8 @@ std::vector<Subspace> subspaces_up_to(int max_total);
 // depends on the cows on the board and in hand only, alike for both sides).
 bool count_runs(const Game& game, Subspace s);
 
-// Throws std::invalid_argument when the rules cannot be solved exactly by this solver, or
-// (the second form) not the unit `unit` under them.
+// Throws std::invalid_argument when the rules cannot be solved exactly by this solver.
 void check_solvable(const Rules& rules);
-void check_solvable(const Rules& rules, Subspace unit);
 
 struct SolveOptions {
   std::filesystem::path folder;
@@ -54,6 +52,7 @@ struct SolveOptions {
 struct UnitReport {
   Subspace unit;
   std::uint64_t positions = 0;
+  std::uint64_t barred_positions = 0;  // mssa-1's barred nodes stored beside the positions
   double seconds = 0;
   double cpu_seconds = 0;  // of every thread
   std::uint64_t peak_resident_bytes = 0;

@@ -57,15 +57,16 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
       rule_part_(game.rules().ply_limit > 0),
       rule_cap_(count_runs(game, subspace) ? game.rules().ply_limit : kUnbudgetedRuleCap),
       barred_exits_(barred_exits),
+      has_barred_(stores_barred(game.rules(), subspace)),
       checkpoint_seconds_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
-  if (game.rules().mill_reforming == MillReforming::kNoMoveStraightBack && !barred_exits &&
+  if (game.rules().mill_reforming != MillReforming::kAllowed && !barred_exits &&
       !exit_subspaces(game.rules(), subspace).empty())
     throw std::invalid_argument("the exits that set a bar need the finished tables");
-  sides_.push_back(Side{SubspaceIndex(game.board(), subspace), {}, {}, {}, {}, {}});
+  sides_.emplace_back(SubspaceIndex(game.board(), subspace));
   if (subspace.mover != subspace.other) {
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
-    sides_.push_back(Side{SubspaceIndex(game.board(), mirrored), {}, {}, {}, {}, {}});
+    sides_.emplace_back(SubspaceIndex(game.board(), mirrored));
   }
   for (const Subspace e : exit_subspaces(game.rules(), subspace)) {
     // A mill of side 0 (mover, other) leaves (other - shots, mover), whose other side is side
@@ -86,10 +87,14 @@ std::filesystem::path UnitSolver::rule_file(int side) const {
 }
 
 void UnitSolver::solve() {
+  if (has_barred_) set_up_barred();
   std::optional<ResumePoint> resume = restore();
   if (rule_part_ && (!resume || resume->part == Part::kRule)) {
     solve_part(Part::kRule, std::exchange(resume, std::nullopt));
     spill_rule_part();
+    for (Side& side : sides_)
+      std::transform(side.barred_states.begin(), side.barred_states.end(), side.barred_rule.begin(),
+                     encode_rule);
   }
   solve_part(Part::kPure, resume);
 }
@@ -112,7 +117,10 @@ std::uint64_t UnitSolver::state_bytes() const {
   std::uint64_t bytes = 0;
   for (const Side& side : sides_)
     bytes += bytes_of(side.states) + bytes_of(side.layer_marks) + bytes_of(side.exit_loss) +
-             bytes_of(side.pure_start);
+             bytes_of(side.pure_start) + bytes_of(side.barred) + 3 * bytes_of(side.barred_states) +
+             bytes_of(side.barred_exit_loss) + bytes_of(side.barred_rule) +
+             bytes_of(side.barred_pred_begin) + bytes_of(side.barred_preds) +
+             bytes_of(side.main_barred_preds) + bytes_of(side.has_barred_preds);
   return bytes;
 }
 
@@ -123,6 +131,8 @@ std::vector<std::span<std::byte>> UnitSolver::arrays() {
     out.push_back(std::as_writable_bytes(std::span(side.layer_marks)));
     out.push_back(std::as_writable_bytes(std::span(side.exit_loss)));
     out.push_back(std::as_writable_bytes(std::span(side.pure_start)));  // empty in the pure part
+    out.push_back(std::as_writable_bytes(std::span(side.barred_states)));
+    out.push_back(std::as_writable_bytes(std::span(side.barred_rule)));
   }
   return out;
 }
@@ -185,6 +195,7 @@ void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
     return;
   }
   max_pending_ = 0;
+  start_barred(part);
   if (part == Part::kPure && rule_part_) {
     start_pure_from_scan();
   } else {
@@ -245,6 +256,7 @@ void UnitSolver::run_layers(Part part, int first_layer) {
           size(s));
       decided += propagate(part, s, d, cap);
     }
+    if (has_barred_) decided += propagate_barred(part, d, cap);
     if (decided == 0 && d >= max_pending_) break;
     save_if_due(part, d + 1);
   }
@@ -259,12 +271,7 @@ void UnitSolver::run_layers(Part part, int first_layer) {
 UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
                                   const MillCandidates& candidates, ExitMemo* memo) const {
   Scan result;
-  auto score = [&](ExitMemo::Value v) {
-    result.pure.add(state::tag(v.pure) == state::kLoss ? state::payload(v.pure) + 1 : -1,
-                    state::tag(v.pure) == state::kWin ? state::payload(v.pure) + 1 : -1);
-    if (with_rule)
-      result.rule.add(v.rule == RuleClass::kLoss ? 1 : -1, v.rule == RuleClass::kWin ? 1 : -1);
-  };
+  auto score = [&](ExitMemo::Value v) { score_exit(result, v.pure, v.rule, with_rule); };
   // The exit values are scattered over tables larger than the caches: a batch of lookups is
   // prefetched before the first is read, so that their misses overlap.
   constexpr int kBatch = 32;
@@ -306,7 +313,8 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
         if (bar_setters & bit(from)) {
           Position barred = moving_position(left, (mover & ~bit(from)) | bit(to));
           barred.bars[kBlack] =
-              Bar{0, static_cast<std::int8_t>(to), static_cast<std::int8_t>(from)};
+              game_.bar_after(moving_position(mover, other),
+                              Move{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to)});
           const Entry e = barred_exits_->entry(barred);
           const ExitMemo::Value v{exit_state(e), exit_class(e)};
           if (slot) *slot = ExitMemo::pack(v);
@@ -325,6 +333,12 @@ UnitSolver::Scan UnitSolver::scan(bool with_rule, const Side& side, Bitboard mov
   if (result.quiet_moves == 0 && game_.passes(moving_position(mover, other)))
     result.quiet_moves = 1;
   return result;
+}
+
+void UnitSolver::score_exit(Scan& scan, State pure, RuleClass rule, bool with_rule) {
+  scan.pure.add(state::tag(pure) == state::kLoss ? state::payload(pure) + 1 : -1,
+                state::tag(pure) == state::kWin ? state::payload(pure) + 1 : -1);
+  if (with_rule) scan.rule.add(rule == RuleClass::kLoss ? 1 : -1, rule == RuleClass::kWin ? 1 : -1);
 }
 
 void UnitSolver::note_distance(int distance) {
@@ -401,6 +415,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   const std::uint64_t chunks = (side.index.size() + kChunk - 1) / kChunk;
   std::atomic<std::uint64_t> next_chunk{0};
   updates_.reset(prev.index.size(), omp_get_max_threads());
+  // mssa-1: a declined mill that broke a mill went to a barred node, not to this position.
+  const bool bar_setting_declined = has_barred_;
   // Finds the updates of one chunk of the layer's positions.
   auto gather = [&](int thread, std::uint64_t begin, std::uint64_t end) {
     CowSets pred_positions[kMaxPredecessors];
@@ -410,13 +426,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
       if (!(side.layer_marks[block / 64] & layer_bit)) continue;
       for (std::uint64_t i = block; i < std::min(end, block + 64); ++i) {
         State& st = side.states[i];
-        // Nothing else changes a position pending at d while its layer gathers.
-        if (st == state::make(state::kPendingWin, d))
-          st = state::make(state::kWin, d);
-        else if (st == state::make(state::kPendingLoss, d))
-          st = state::make(state::kLoss, d);
-        else if (st != state::make(state::kWin, d) && st != state::make(state::kLoss, d))
-          continue;
+        if (!decided_at(st, d)) continue;
         ++local;
         if (d + 1 > cap) continue;
         // Unmoves: the side that just moved is `other`; it moved a cow to `to` from `from`
@@ -425,14 +435,18 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         side.index.unindex(i, mover, other);
         const Bitboard empty = board.all_points() & ~(mover | other);
         const bool flew = rules.flying_at != 0 && std::popcount(other) == rules.flying_at;
-        const Bitboard moved = rules.shot_mandatory ? other & ~board.in_mills(other) : other;
+        const Bitboard formed = board.in_mills(other);
+        const Bitboard moved = rules.shot_mandatory ? other & ~formed : other;
         int n = 0;
         for (Bitboard tos = moved; tos; tos &= tos - 1) {
           const Point to = std::countr_zero(tos);
           const Bitboard rest = other & ~bit(to);
+          const bool check_bar = bar_setting_declined && (formed & bit(to));
           for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;
                froms &= froms - 1) {
-            pred_positions[n++] = {rest | bit(std::countr_zero(froms)), mover};
+            const Point from = std::countr_zero(froms);
+            if (check_bar && board.forms_mill(rest | bit(from), from)) continue;
+            pred_positions[n++] = {rest | bit(from), mover};
           }
         }
         // Or `other` was blocked and passed (a position with the same cows).
@@ -443,6 +457,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
                                   ? UpdateBuckets::kWin
                                   : static_cast<unsigned>(side.index.orbit_size(i));
         for (int k = 0; k < n; ++k) updates_.add(thread, preds[k], code);
+        if (has_barred_)
+          gather_barred_preds(side, i, state::tag(st) == state::kLoss, barred_updates_[thread]);
       }
     }
     decided.fetch_add(local, std::memory_order_relaxed);
@@ -471,6 +487,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
           if (part == Part::kPure) __builtin_prefetch(prev.exit_loss.data() + i);
         });
   }
+  if (has_barred_) apply_barred_updates(part, t, d);
   return decided.load();
 }
 
@@ -513,6 +530,27 @@ int UnitSolver::rescan_exit_loss(int s, std::uint64_t i) const {
   return scan(false, sides_[s], mover, other, candidates, nullptr).pure.loss;
 }
 
+Entry UnitSolver::entry_of(State pure, std::uint8_t rule) const {
+  Entry e;
+  e.wdl = state::tag(pure) == state::kWin    ? Wdl::kWin
+          : state::tag(pure) == state::kLoss ? Wdl::kLoss
+                                             : Wdl::kDraw;
+  e.distance = e.wdl == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(state::payload(pure));
+  if (!rule_part_) return e;
+  if (rule >= kRuleLossBase) {
+    e.rule = RuleWdl::kLoss;
+    e.plies_to_mill = static_cast<std::uint8_t>(rule - kRuleLossBase);
+  } else if (rule >= kRuleWinBase) {
+    e.rule = RuleWdl::kWin;
+    e.plies_to_mill = static_cast<std::uint8_t>(rule - kRuleWinBase);
+  } else {
+    e.rule = e.wdl == Wdl::kWin    ? RuleWdl::kCursedWin
+             : e.wdl == Wdl::kLoss ? RuleWdl::kBlessedLoss
+                                   : RuleWdl::kDraw;
+  }
+  return e;
+}
+
 void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& sink) const {
   const auto& pure = sides_[s].states;
   std::ifstream rule_in;
@@ -528,29 +566,8 @@ void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& 
                                     static_cast<std::streamsize>(end - begin)))
       throw std::runtime_error("the scratch file " + rule_file(s).string() + " is short");
     chunk.clear();
-    for (std::uint64_t i = begin; i < end; ++i) {
-      const State st = pure[i];
-      Entry e;
-      e.wdl = state::tag(st) == state::kWin    ? Wdl::kWin
-              : state::tag(st) == state::kLoss ? Wdl::kLoss
-                                               : Wdl::kDraw;
-      e.distance = e.wdl == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(state::payload(st));
-      if (rule_part_) {
-        const std::uint8_t r = rule[i - begin];
-        if (r >= kRuleLossBase) {
-          e.rule = RuleWdl::kLoss;
-          e.plies_to_mill = static_cast<std::uint8_t>(r - kRuleLossBase);
-        } else if (r >= kRuleWinBase) {
-          e.rule = RuleWdl::kWin;
-          e.plies_to_mill = static_cast<std::uint8_t>(r - kRuleWinBase);
-        } else {
-          e.rule = e.wdl == Wdl::kWin    ? RuleWdl::kCursedWin
-                   : e.wdl == Wdl::kLoss ? RuleWdl::kBlessedLoss
-                                         : RuleWdl::kDraw;
-        }
-      }
-      chunk.push_back(e);
-    }
+    for (std::uint64_t i = begin; i < end; ++i)
+      chunk.push_back(entry_of(pure[i], rule_part_ ? rule[i - begin] : 0));
     sink(chunk);
   }
 }

@@ -27,11 +27,21 @@
 // towards the ply limit like any quiet move, and a blocked position takes its value from the
 // position after the pass, one ply further.
 //
-// Under house-003 a mill that moves a cow out of a mill sets a bar (docs/HISTORY.md): its exit
-// is a barred position of the unit below, which no table stores; its values are derived from
-// the finished tables (Database::entry). The ply-limit part runs to the preset's limit only in
-// units where the count runs (Game::ply_counts); elsewhere it has no budget and runs until
-// nothing more is decided.
+// Under house-003 and mssa-1 a mill that moves a cow out of a mill sets a bar (docs/HISTORY.md):
+// its exit is a barred position of the unit below, read through Database::entry (derived from
+// the finished tables, or stored in mssa-1's barred sections).
+//
+// mssa-1 where a side has five cows or more: a declined shot that breaks a mill keeps the unit
+// and leaves a barred position there, in its cycles. Those barred nodes (solver/barred_nodes.h)
+// are solved with the unit by the same layers, beside the main arrays: their moves are
+// generated once and kept as explicit edges (a barred node's successors, in-unit ones by
+// identity), and each move counts 1 in their open count. A main position's move into a barred
+// node (the declined bar-setting mill) weighs like any move, and the barred node's unmoves back
+// to main positions weigh by its orbit like any unmove (the counting argument above holds for
+// boards with bars, which the symmetries map like the cows); unmove generation from main
+// positions leaves those bar-setting mills out, as their child is the barred node. The ply-limit
+// part runs to the preset's limit only in units where the count runs (Game::ply_counts); elsewhere
+// it has no budget and runs until nothing more is decided.
 #pragma once
 
 #include <algorithm>
@@ -48,6 +58,7 @@
 #include "db/table.h"
 #include "game/movegen.h"
 #include "indexing/indexer.h"
+#include "solver/barred_nodes.h"
 #include "solver/exit_memo.h"
 #include "solver/exit_tables.h"
 #include "solver/huge_pages.h"
@@ -78,6 +89,10 @@ class UnitSolver {
   int num_sides() const { return static_cast<int>(sides_.size()); }
   Subspace subspace(int side) const { return sides_[side].index.subspace(); }
   std::uint64_t size(int side) const { return sides_[side].index.size(); }
+  // mssa-1: whether the tables store barred nodes, and those of `side` with their entries once
+  // solve() is done, in key order.
+  bool has_barred() const { return has_barred_; }
+  std::vector<BarredEntry> barred_entries(int side) const;
   // Hands the solved entries of `side` to `sink` in index order, a chunk at a time.
   void emit(int side, const std::function<void(std::span<const Entry>)>& sink) const;
   // Bytes of per-position state and deferred updates held at the peak of solve().
@@ -90,6 +105,7 @@ class UnitSolver {
  private:
   enum class Part { kPure, kRule };
   struct Side {
+    explicit Side(SubspaceIndex i) : index(std::move(i)) {}
     SubspaceIndex index;
     // Of the part being solved; the pure part once solve() is done, where every position
     // neither won nor lost is drawn (open counts are left as they are).
@@ -105,6 +121,26 @@ class UnitSolver {
     // By the number of the other side's cows left after a mill: the table the mill leads to
     // (nullptr when the game ends there instead).
     std::array<const ExitTable*, kMaxPoints + 1> exit_by_survivors{};
+    // mssa-1's barred nodes of this side (has_barred_ only), in key order, and by node: the
+    // state of the part being solved, the initial states of both parts, the most plies to a
+    // loss through an exit and the finished ply-limit part (encode_rule).
+    std::vector<BarredNode> barred;
+    std::vector<State> barred_states, barred_rule_start, barred_pure_start;
+    std::vector<std::uint16_t> barred_exit_loss;
+    std::vector<std::uint8_t> barred_rule;
+    // The barred nodes of the partner side with a move into barred node k of this side:
+    // barred_preds[barred_pred_begin[k] .. barred_pred_begin[k + 1]), one per move.
+    std::vector<std::uint32_t> barred_pred_begin, barred_preds;
+    // The same into main positions of this side: index << 32 | barred node, sorted; a bit
+    // per position says whether it has any.
+    std::vector<std::uint64_t> main_barred_preds;
+    std::vector<std::uint64_t> has_barred_preds;
+  };
+  // An update of a barred node found while a main layer gathers: a win (kWin) or one move
+  // refuted.
+  struct BarredUpdate {
+    std::uint32_t node;
+    bool win;
   };
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
@@ -154,7 +190,33 @@ class UnitSolver {
   Scan scan(bool with_rule, const Side& side, Bitboard mover, Bitboard other,
             const MillCandidates& candidates, ExitMemo* memo) const;
   static State initial_state(int weight, const ExitSummary& exits);
-  // house-003: the cows of `mover` whose mill moves set a bar (those standing in a mill).
+  // Whether `st` is decided at exactly d, turning a state pending at d into its decided form
+  // (nothing else changes it while its layer gathers).
+  static bool decided_at(State& st, int d) {
+    if (st == state::make(state::kPendingWin, d))
+      st = state::make(state::kWin, d);
+    else if (st == state::make(state::kPendingLoss, d))
+      st = state::make(state::kLoss, d);
+    return st == state::make(state::kWin, d) || st == state::make(state::kLoss, d);
+  }
+  // The entry of a finished pure state and ply-limit byte (encode_rule).
+  Entry entry_of(State pure, std::uint8_t rule) const;
+  // Adds an exit of value v to a scan.
+  static void score_exit(Scan& scan, State pure, RuleClass rule, bool with_rule);
+  // mssa-1's barred nodes (unit_solver_barred.cpp): enumerates them, generates their moves
+  // (edges and initial states of both parts), and sizes their arrays.
+  void set_up_barred();
+  void start_barred(Part part);
+  // Processes the barred nodes decided at d, as propagate() the main positions.
+  std::uint64_t propagate_barred(Part part, int d, int cap);
+  // Queues the barred predecessors of main position i of `side`, decided at d as `lost`.
+  void gather_barred_preds(const Side& side, std::uint64_t i, bool lost,
+                           std::vector<BarredUpdate>& out) const;
+  void apply_barred_updates(Part part, int side, int d);
+  void win_barred(int side, std::uint32_t k, int d);
+  void refute_barred(Part part, int side, std::uint32_t k, int d);
+  // house-003 and mssa-1: the cows of `mover` whose mill moves may set a bar (those standing in
+  // a mill).
   Bitboard bar_setting_cows(Bitboard mover) const {
     return barred_exits_ ? game_.board().in_mills(mover) : 0;
   }
@@ -185,6 +247,8 @@ class UnitSolver {
   bool rule_part_ = false;
   int rule_cap_ = 0;  // the layers of the ply-limit part: the limit, or all a byte can hold
   const Database* barred_exits_ = nullptr;
+  bool has_barred_ = false;
+  std::vector<std::vector<BarredUpdate>> barred_updates_;  // by thread
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   UpdateBuckets updates_;
   std::uint64_t peak_bytes_ = 0;

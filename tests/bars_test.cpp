@@ -3,6 +3,7 @@
 // cannot be, and perft from positions with bars.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "game/bar_text.h"
@@ -76,6 +77,37 @@ TEST(Bars, Mssa1CowLeavingTwoMillsBarsBoth) {
   const Plies plies = ref::canonical_plies(mssa(), back);
   EXPECT_FALSE(plies.count("b2-a1x-"));  // forms both barred lines
   EXPECT_TRUE(plies.count("g1-g4"));
+}
+
+// The bars a position can carry (db/barred_key.h stores exactly these): the side to move's
+// lines that forbid a move of this turn, and the bars the other side's last slide can have set.
+TEST(Bars, Mssa1IdleBarsAndBarsJustSet) {
+  const Board& board = mssa().board();
+  const Position barred = play(mssa(), parse_position(kBreakAndForm), "g1-g4x-");
+  const auto could_be = line_bars_just_set(board, barred.cows[kWhite], barred.occupied());
+  EXPECT_EQ(std::count(could_be.begin(), could_be.end(), barred.bars[kWhite]), 1);
+  const Position white_to_move = play(mssa(), barred, "b6-d6");
+  EXPECT_EQ(mssa().barrable_lines(white_to_move) & barred.bars[kWhite].lines,
+            barred.bars[kWhite].lines);  // g4-g1 would form it
+  EXPECT_EQ(mssa().without_idle_bar(white_to_move), white_to_move);
+  // A line of no white cow forbids nothing: the position without it.
+  Position idle = white_to_move;
+  idle.bars[kWhite] =
+      parse_position("BB..WWW./B..W..../B..W.... w 0 0 0 bar:w:a7-d7-g7").bars[kWhite];
+  Position lapsed = white_to_move;
+  lapsed.bars[kWhite] = Bar{};
+  EXPECT_EQ(mssa().without_idle_bar(idle), lapsed);
+  // A bar just set names every mill the cow left.
+  const Position two =
+      play(mssa(), parse_position("W...WWWW/.B..WW../B.B...B. w 0 0 0"), "a1-b2x-");
+  Position one = two;
+  one.bars[kWhite].lines &= one.bars[kWhite].lines - 1;
+  EXPECT_NO_THROW(validate_bars(board, two));
+  EXPECT_THROW(validate_bars(board, one), ParseError);
+  // A bar waits only for a player of four cows or more (set with five, one shot since).
+  const Position three = parse_position("WW....../......../B.BBW... w 0 0 0 bar:w:a7-d7-g7", 3);
+  EXPECT_NO_THROW(validate_bars(board, three));
+  EXPECT_THROW(validate_bars(mssa().rules(), three), ParseError);
 }
 
 TEST(Bars, House003BarsOnlyTheMoveStraightBack) {

@@ -21,6 +21,9 @@ namespace fs = std::filesystem;
 using mora::testing::kBarActive;
 using mora::testing::kBarActiveLapsed;
 using mora::testing::kBarSet;
+using mora::testing::kLineBarActive;
+using mora::testing::kLineBarLapsed;
+using mora::testing::kLineBarSet;
 using mora::testing::kMillToDecline;
 using mora::testing::probe_db;
 using mora::testing::random_positions;
@@ -68,12 +71,14 @@ TEST(CApi, ProbesMovesAndLines) {
   EXPECT_EQ(line.rfind(best, 0), 0u) << line;
 }
 
-// house-003's barred positions through the C interface: probed like any other, the best move
-// keeps the value, and the bar takes the move back away.
-TEST(CApi, BarredPositionsOfHouse003) {
-  Db h(probe_db("house-003"));
+// Barred positions through the C interface: probed like any other, the best move keeps the
+// value, and the bar of `active` takes the move d6-d7 that `lapsed` (the same without the bar)
+// offers away; a bar of the other preset's kind is an error.
+void expect_barred_positions(const char* rules, std::initializer_list<const char*> barred,
+                             const char* lapsed, const char* active, const char* foreign) {
+  Db h(probe_db(rules));
   ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
-  EXPECT_STREQ(mora_rules_name(h.db), "house-003");
+  EXPECT_STREQ(mora_rules_name(h.db), rules);
   auto moves_of = [&](const char* position) {
     std::vector<mora_move> moves(256);
     size_t count = 0;
@@ -87,19 +92,24 @@ TEST(CApi, BarredPositionsOfHouse003) {
     return std::any_of(moves.begin(), moves.end(),
                        [&](const mora_move& m) { return std::strncmp(m.move, move, 5) == 0; });
   };
-  for (const char* position : {kBarSet, kBarActive}) {
+  for (const char* position : barred) {
     mora_result r;
     ASSERT_EQ(mora_probe(h.db, position, &r), MORA_OK) << mora_last_error();
     const auto moves = moves_of(position);
     ASSERT_FALSE(moves.empty());
     EXPECT_EQ(moves[0].result, r) << position;
   }
-  EXPECT_TRUE(offers(kBarActiveLapsed, "d6-d7"));
-  EXPECT_FALSE(offers(kBarActive, "d6-d7"));
+  EXPECT_TRUE(offers(lapsed, "d6-d7"));
+  EXPECT_FALSE(offers(active, "d6-d7"));
   mora_result r;
-  EXPECT_EQ(mora_probe(h.db, "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7", &r),
-            MORA_ERR_POSITION);
+  EXPECT_EQ(mora_probe(h.db, foreign, &r), MORA_ERR_POSITION);
   EXPECT_NE(std::strstr(mora_last_error(), "bar"), nullptr) << mora_last_error();
+}
+
+// house-003's barred positions, derived at probe time.
+TEST(CApi, BarredPositionsOfHouse003) {
+  expect_barred_positions("house-003", {kBarSet, kBarActive}, kBarActiveLapsed, kBarActive,
+                          "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7");
 }
 
 // mssa-1's declined shot through the C interface: a move of its own, written with `x-`, whose
@@ -124,6 +134,12 @@ TEST(CApi, DeclinedShotsOfMssa1) {
       << mora_last_error();
   EXPECT_EQ(declined->result.wdl, 2 - after.wdl);
   EXPECT_EQ(declined->result.distance, after.distance + 1);
+}
+
+// mssa-1's barred positions, read from the tables' barred sections.
+TEST(CApi, BarredPositionsOfMssa1) {
+  expect_barred_positions("mssa-1", {kLineBarSet, kLineBarActive}, kLineBarLapsed, kLineBarActive,
+                          "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7");
 }
 
 TEST(CApi, ReportsErrors) {

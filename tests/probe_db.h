@@ -3,8 +3,8 @@
 // (with the ply-limit part) and `malom` (pure only) into $MORABARABA_TEST_DB/<rules>, and the
 // whole game of herd 3 (placing positions too) under `morabaraba` and `msa-tournament` into
 // $MORABARABA_TEST_DB/herd3-<rules>, `house-003` up to 8 cows on the board (3v5 holds its
-// barred positions) into $MORABARABA_TEST_DB/house-003, and `mssa-1` up to 7 into
-// $MORABARABA_TEST_DB/mssa-1.
+// barred positions) into $MORABARABA_TEST_DB/house-003, and `mssa-1` up to 8 (5v3 and 3v5 store
+// barred positions) into $MORABARABA_TEST_DB/mssa-1.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -27,6 +27,14 @@ constexpr const char* kBarActiveLapsed = "W.WB..../WWW...../....B.B. w 0 0 1";
 // mssa-1: White may close a7-d7-g7 with d6-d7 and shoot Black down to two, or decline the shot
 // (d6-d7x-), which loses here.
 constexpr const char* kMillToDecline = "W.W...B./.W.....B/B....... w 0 0 0";
+// mssa-1: White just slid d7-d6 out of the mill a7-d7-g7 into the mill b6-d6-f6 and declined
+// the shot, so its next turn may not form a7-d7-g7; Black to move (stored in 3v5's barred
+// section).
+constexpr const char* kLineBarSet = "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7";
+// Black then played g1-g4: White to move, and d6-d7 (forming a7-d7-g7 and shooting Black down to
+// two) is barred (stored in 5v3's barred section).
+constexpr const char* kLineBarActive = "W.WB..../WWW...../....B.B. w 0 0 0 bar:w:a7-d7-g7";
+constexpr const char* kLineBarLapsed = "W.WB..../WWW...../....B.B. w 0 0 0";
 
 inline std::filesystem::path probe_db(const std::string& rules) {
   const char* root = std::getenv("MORABARABA_TEST_DB");

@@ -12,6 +12,7 @@
 #include "db/database.h"
 #include "db/stats.h"
 #include "game/notation.h"
+#include "solver/verify.h"
 #include "tests/probe_db.h"
 
 namespace mora {
@@ -21,6 +22,9 @@ namespace fs = std::filesystem;
 using testing::kBarActive;
 using testing::kBarActiveLapsed;
 using testing::kBarSet;
+using testing::kLineBarActive;
+using testing::kLineBarLapsed;
+using testing::kLineBarSet;
 using testing::probe_db;
 using testing::random_positions;
 
@@ -161,6 +165,22 @@ TEST(Probe, RejectsWhatItCannotAnswer) {
   EXPECT_THROW(db.moves(barred), ParseError);
 }
 
+// Without the bar, d6-d7 closes a7-d7-g7 and shoots Black down to two (`lapsed`); with it
+// (`active`), not.
+void expect_bar_forbids_the_quick_win(const Database& db, const char* lapsed, const char* active) {
+  auto offers = [&](const char* text, const char* move) {
+    const auto moves = db.moves(parse_position(text));
+    return std::any_of(moves.begin(), moves.end(), [&](const auto& m) {
+      return to_string(db.game().board(), m.first).rfind(move, 0) == 0;
+    });
+  };
+  EXPECT_TRUE(offers(lapsed, "d6-d7"));
+  EXPECT_FALSE(offers(active, "d6-d7"));
+  EXPECT_EQ(db.probe(parse_position(lapsed)).distance, 1);
+  const ProbeResult barred = db.probe(parse_position(active));
+  EXPECT_FALSE(barred.wdl == Wdl::kWin && barred.distance == 1);
+}
+
 // house-003's barred positions, derived at probe time: a barred position probes as the best of
 // its moves, and the bar takes exactly the move back away.
 TEST(Probe, BarredPositionsOfHouse003) {
@@ -169,21 +189,82 @@ TEST(Probe, BarredPositionsOfHouse003) {
     const Position pos = parse_position(text);
     expect_moves_agree(db, pos);  // its moves lead to barred positions too
   }
-  auto offers = [&](const char* text, const char* move) {
-    const auto moves = db.moves(parse_position(text));
-    return std::any_of(moves.begin(), moves.end(), [&](const auto& m) {
-      return to_string(db.game().board(), m.first).rfind(move, 0) == 0;
-    });
-  };
-  // Without the bar, d6-d7 closes a7-d7-g7 and shoots Black down to two; with it, not.
-  EXPECT_TRUE(offers(kBarActiveLapsed, "d6-d7"));
-  EXPECT_FALSE(offers(kBarActive, "d6-d7"));
-  EXPECT_EQ(db.probe(parse_position(kBarActiveLapsed)).distance, 1);
-  const ProbeResult barred = db.probe(parse_position(kBarActive));
-  EXPECT_FALSE(barred.wdl == Wdl::kWin && barred.distance == 1);
+  expect_bar_forbids_the_quick_win(db, kBarActiveLapsed, kBarActive);
   // The bar of the other preset: an error, never a value.
   EXPECT_THROW(db.probe(parse_position("W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7")),
                ParseError);
+}
+
+// mssa-1's barred positions, stored in the barred sections of 5v3 and 3v5: a barred position
+// probes as the best of its moves, the bar takes exactly the moves forming its line away, and
+// a bar that forbids nothing is the position without it.
+TEST(Probe, BarredPositionsOfMssa1) {
+  const Database db({probe_db("mssa-1")});
+  for (const char* text : {kLineBarSet, kLineBarActive}) {
+    const Position pos = parse_position(text);
+    expect_moves_agree(db, pos);  // its moves lead to barred positions too
+    const TableReader& table =
+        *db.table({pos.on_board(pos.side_to_move), pos.on_board(opposite(pos.side_to_move)), 0, 0});
+    EXPECT_FALSE(table.barred().empty()) << text;
+  }
+  expect_bar_forbids_the_quick_win(db, kLineBarLapsed, kLineBarActive);
+  // The declined shot that sets the bar leads to kLineBarSet.
+  const Position before = parse_position("WWW.B.../W.W...../....B.B. w 0 0 0");
+  const auto moves = db.moves(before);
+  const auto declined = std::find_if(moves.begin(), moves.end(), [&](const auto& m) {
+    return to_string(db.game().board(), m.first) == "d7-d6x-";
+  });
+  ASSERT_NE(declined, moves.end());
+  EXPECT_EQ(db.game().make(before, declined->first), parse_position(kLineBarSet));
+  // A bar on a line that no move of this turn can form is no bar.
+  const std::string idle = std::string(kLineBarLapsed) + " bar:w:a1-d1-g1";
+  EXPECT_EQ(db.entry(parse_position(idle)), db.entry(parse_position(kLineBarLapsed)));
+  // Bars that cannot have arisen: errors, never values.
+  EXPECT_THROW(db.probe(parse_position("W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7")),
+               ParseError);
+  EXPECT_THROW(db.probe(parse_position("W.W.B.../W.W...../....B.B. w 0 0 0 bar:b:c3-d3-e3")),
+               ParseError);  // three black cows: no bar of theirs waits
+}
+
+// The verifier recomputes the barred section of 5v3 too, and catches a barred value altered.
+TEST(Probe, VerifierChecksTheBarredSectionOfMssa1) {
+  const fs::path source = probe_db("mssa-1");
+  const Subspace five_three{5, 3, 0, 0};
+  solver::Progress quiet(false);
+  {
+    const Database db({source});
+    const auto report = solver::verify(db, {five_three}, quiet);
+    EXPECT_EQ(report.errors, 0u);
+    EXPECT_EQ(report.positions,
+              db.table(five_three)->header().num_positions + db.table(five_three)->barred().size());
+  }
+  const fs::path altered = fs::temp_directory_path() / "mora_mssa1_altered";
+  fs::remove_all(altered);
+  fs::create_directories(altered);
+  for (const auto& file : fs::directory_iterator(source))
+    if (file.path().filename() != "5v3.mtb")
+      fs::copy_file(file.path(), altered / file.path().filename());
+  {
+    const TableReader original(source / "5v3.mtb");
+    std::vector<Entry> entries(original.header().num_positions);
+    original.read(0, entries);
+    std::vector<BarredEntry> barred(original.barred().begin(), original.barred().end());
+    // A win one ply slower than stored.
+    const auto won = std::find_if(barred.begin(), barred.end(),
+                                  [](const BarredEntry& b) { return b.entry.wdl == Wdl::kWin; });
+    ASSERT_NE(won, barred.end());
+    won->entry.distance = static_cast<std::uint16_t>(won->entry.distance + 2);
+    TableWriter writer(altered / "5v3.mtb", original.header());
+    writer.append(entries);
+    writer.set_barred(std::move(barred));
+    writer.finish();
+  }
+  const Database db({altered});
+  const auto report = solver::verify(db, {five_three}, quiet);
+  EXPECT_EQ(report.errors, 1u);
+  ASSERT_EQ(report.first_errors.size(), 1u);
+  EXPECT_NE(report.first_errors[0].find("bar:w:"), std::string::npos) << report.first_errors[0];
+  fs::remove_all(altered);
 }
 
 TEST(Probe, ThreadsGetTheSingleThreadedAnswers) {

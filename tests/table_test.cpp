@@ -363,6 +363,64 @@ TEST_F(TableTest, DetectsCorruption) {
 // Blocks whose decoded bytes are all equal (here: wins in 7 plies, 5 plies to the next mill,
 // no flags) are stored as one byte; they read back, and damage to them and to their index
 // entries is caught.
+// mssa-1's barred section (header flag bit 1): read back equal and found by key, its damage
+// caught, and asked for only where the header announces it.
+TEST_F(TableTest, BarredSection) {
+  TableHeader h = make_header(5000, true);
+  h.rules = Rules::preset("mssa-1");
+  h.has_barred = true;
+  const auto v = make_entries(h.num_positions, true, 11);
+  std::vector<BarredEntry> barred;
+  for (std::uint64_t i = 0; i < h.num_positions; i += 37)
+    barred.push_back({{i, 1u << (i % 20), i % 3 ? 0u : 1u << 5}, v[i]});
+  const fs::path path = dir_ / "barred.mtb";
+  {
+    TableWriter w(path, h, kSmallBlocks);
+    w.append(v);
+    EXPECT_THROW(w.finish(), TableError);  // the section is missing
+    std::vector<BarredEntry> unsorted = barred;
+    std::swap(unsorted[0], unsorted[1]);
+    w.set_barred(unsorted);
+    EXPECT_THROW(w.finish(), TableError);
+  }
+  {
+    TableWriter w(path, h, kSmallBlocks);
+    w.append(v);
+    w.set_barred(barred);
+    w.finish();
+  }
+  const TableReader r(path);
+  EXPECT_TRUE(r.header().has_barred);
+  expect_same(r, v);
+  ASSERT_EQ(r.barred().size(), barred.size());
+  for (const BarredEntry& b : barred) {
+    const Entry* e = r.find_barred(b.key);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(*e, b.entry);
+  }
+  EXPECT_EQ(r.find_barred({1, 2, 3}), nullptr);
+  r.check();
+  // Damage to the section's frame is caught.
+  const auto bytes = slurp(path);
+  const std::size_t end = bytes.size();
+  for (std::size_t at : {end - 1, end - 20}) {
+    auto b = bytes;
+    b[at] = static_cast<char>(b[at] ^ 0x10);
+    spit(dir_ / "bad.mtb", b);
+    EXPECT_THROW(
+        {
+          const TableReader bad(dir_ / "bad.mtb");
+          bad.check();
+          (void)bad.barred();
+        },
+        TableError)
+        << at;
+  }
+  // A header without the flag takes no section.
+  TableWriter plain(dir_ / "plain.mtb", make_header(10, true));
+  EXPECT_THROW(plain.set_barred({}), TableError);
+}
+
 TEST_F(TableTest, ConstantBlocks) {
   auto v = make_entries(3000, true, 13);
   for (std::size_t i = 500; i < 1500; ++i) v[i] = Entry{Wdl::kWin, RuleWdl::kWin, 5, 7};

@@ -34,6 +34,9 @@ struct TableInfo {
   const TableReader* table = nullptr;
   // A position of the longest win and one of the longest loss (empty if none).
   std::string longest_win, longest_loss;
+  // mssa-1's barred section (docs/FORMAT.md): its positions (canonical, with bars) by value.
+  std::array<std::uint64_t, 3> barred{};  // by Wdl
+  bool has_barred = false;
 };
 
 TableInfo table_info(const Database& db, const Subspace& s) {
@@ -52,6 +55,8 @@ TableInfo table_info(const Database& db, const Subspace& s) {
            static_cast<double>(std::max<std::uint64_t>(t.stats.canonical_positions, 1));
   };
   t.bits = per_position(t.bytes);
+  t.has_barred = t.table->header().has_barred;
+  for (const BarredEntry& b : t.table->barred()) ++t.barred[static_cast<int>(b.entry.wdl)];
   t.stream_bits.fill(-1);
   for (const auto& info : t.table->streams())
     t.stream_bits[static_cast<int>(info.stream)] = per_position(info.compressed_bytes);
@@ -96,6 +101,11 @@ void print_row(const TableInfo& t) {
               st.max_win_distance(), st.max_loss_distance(), (unsigned long long)t.bytes, t.bits);
   for (double b : t.stream_bits) b < 0 ? std::printf("     -") : std::printf(" %5.2f", b);
   std::printf("\n");
+  if (t.has_barred)
+    std::printf("%-10s barred positions %llu: %llu win, %llu draw, %llu loss\n", "",
+                (unsigned long long)(t.barred[0] + t.barred[1] + t.barred[2]),
+                (unsigned long long)t.barred[2], (unsigned long long)t.barred[1],
+                (unsigned long long)t.barred[0]);
 }
 
 nlohmann::json to_json(const TableInfo& t) {
@@ -115,6 +125,11 @@ nlohmann::json to_json(const TableInfo& t) {
   if (!t.longest_loss.empty()) j["longest_loss_position"] = t.longest_loss;
   j["win_distance_histogram"] = histogram(st.win_distances);
   j["loss_distance_histogram"] = histogram(st.loss_distances);
+  if (t.has_barred)
+    j["barred"] = {{"positions", t.barred[0] + t.barred[1] + t.barred[2]},
+                   {"win", t.barred[2]},
+                   {"draw", t.barred[1]},
+                   {"loss", t.barred[0]}};
   j["file_bytes"] = t.bytes;
   j["bits_per_position"] = t.bits;
   for (const auto& info : t.table->streams())
@@ -141,8 +156,9 @@ int run_info(const std::vector<std::string>& args) {
                   "Per subspace, moving and placing (the latter named with the cows in hand,\n"
                   "mover's then other's: 2v3+1+0), statistics over all its positions (each\n"
                   "canonical position weighted by its orbit size), and file sizes; and the herd\n"
-                  "whose whole game the folder holds (0: the moving phase only). --json also\n"
-                  "gives a position of the longest win and one of the longest loss.",
+                  "whose whole game the folder holds (0: the moving phase only); for mssa-1's\n"
+                  "tables with a barred section, its canonical barred positions by value. --json\n"
+                  "also gives a position of the longest win and one of the longest loss.",
                   options, args);
   if (!vm) return 0;
   const Database db(database_folders(*vm));

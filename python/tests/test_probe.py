@@ -137,12 +137,20 @@ class ProbeTest(unittest.TestCase):
             self.assertFalse(any(m.startswith("d6-d7") for m, _ in db.moves(bar_active)))
 
     def test_mssa_1(self):
-        """mssa-1 up to 7 cows on the board, its declined shots written with x-."""
+        """mssa-1 up to 8 cows on the board, its declined shots written with x-, and barred
+        positions (stored in 5v3 and 3v5): White's bar after d7-d6 declined (out of a mill into
+        one), then with the bar active."""
         mill_to_decline = "W.W...B./.W.....B/B....... w 0 0 0"
-        positions = random_positions(random.Random(14), 30, (4, 3)) + [mill_to_decline]
+        bar_set = "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:a7-d7-g7"
+        bar_active = "W.WB..../WWW...../....B.B. w 0 0 0 bar:w:a7-d7-g7"
+        positions = random_positions(random.Random(14), 30, (4, 3)) + [
+            mill_to_decline, bar_set, bar_active]
         self.compare("mssa-1", positions=positions)
         with morabaraba.Database([os.path.join(DB_ROOT, "mssa-1")]) as db:
             self.assertIn("d6-d7x-", [m for m, _ in db.moves(mill_to_decline)])
+            lapsed = bar_active.replace(" bar:w:a7-d7-g7", "")
+            self.assertTrue(any(m.startswith("d6-d7") for m, _ in db.moves(lapsed)))
+            self.assertFalse(any(m.startswith("d6-d7") for m, _ in db.moves(bar_active)))
 
     def test_herd3_start(self):
         """The start of herd 3 as probe_test derives it by forward search, and its best line:
