@@ -176,7 +176,7 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
   std::uint8_t* p = out.data();
   const std::size_t header_bytes = kFixedHeaderBytes + kStreamBytes * streams.size();
   std::memcpy(p, kMagic.data(), kMagic.size());
-  put<std::uint32_t>(p + kOffVersion, kVersion);
+  put<std::uint32_t>(p + kOffVersion, header.has_barred ? kVersion : kVersionWithoutBarred);
   put<std::uint32_t>(p + kOffHeaderBytes, static_cast<std::uint32_t>(header_bytes));
   put<std::uint64_t>(p + kOffPositions, header.num_positions);
   put<std::uint32_t>(p + kOffIndexScheme, kIndexScheme);
@@ -275,6 +275,10 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   if (r.fingerprint() != get<std::uint64_t>(p + kOffFingerprint))
     fail("rule options do not match the rules fingerprint");
   if (header.has_barred && !stores_barred(r, header.subspace)) fail(barred_flag_error(header));
+  if (header.has_barred != (version >= kVersion))
+    fail("format version " + std::to_string(version) +
+         (header.has_barred ? " with a barred section, which version 4 introduced"
+                            : " without the barred section that it is written for"));
 
   // The streams, their indexes, and their blocks must tile the file exactly, in order.
   std::array<bool, kNumTableStreams> present{};

@@ -417,8 +417,32 @@ TEST_F(TableTest, BarredSection) {
   }
   EXPECT_EQ(r.find_barred({1, 2, 3}), nullptr);
   r.check();
-  // Damage to the section's frame is caught.
+  // Version 4 is written for tables with the section only, and a version-3 header that
+  // claims one (its checksum made to hold) is refused.
   const auto bytes = slurp(path);
+  EXPECT_EQ(bytes[8], 4);
+  EXPECT_EQ(
+      slurp(write_table(dir_ / "v3.mtb", make_header(100, true), make_entries(100, true, 3)))[8],
+      3);
+  {
+    auto v3 = bytes;
+    v3[8] = 3;
+    std::uint32_t header_bytes;
+    std::memcpy(&header_bytes, v3.data() + 12, 4);
+    std::memset(v3.data() + 16, 0, 8);
+    const std::uint64_t checksum = XXH64(v3.data(), header_bytes, 0);
+    std::memcpy(v3.data() + 16, &checksum, 8);
+    spit(dir_ / "bad.mtb", v3);
+    try {
+      const TableReader bad(dir_ / "bad.mtb");
+      ADD_FAILURE() << "a barred section in version 3 was taken";
+    } catch (const TableError& e) {
+      EXPECT_NE(std::string(e.what()).find("format version 3 with a barred section"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  // Damage to the section's frame is caught.
   const std::size_t end = bytes.size();
   for (std::size_t at : {end - 1, end - 20}) {
     auto b = bytes;
@@ -605,9 +629,9 @@ TEST_F(TableTest, RefusesUnknownVersion) {
     }
     return std::pair<bool, std::string>{false, "opened"};
   };
-  const auto [newer4, what4] = refusal(4);
-  EXPECT_TRUE(newer4) << what4;
-  EXPECT_NE(what4.find("format version 4"), std::string::npos) << what4;
+  const auto [newer5, what5] = refusal(5);
+  EXPECT_TRUE(newer5) << what5;
+  EXPECT_NE(what5.find("format version 5"), std::string::npos) << what5;
   const auto [newer0, what0] = refusal(0);
   EXPECT_FALSE(newer0) << "version 0 taken for a newer one: " << what0;
   EXPECT_NE(what0.find("format version 0"), std::string::npos) << what0;
