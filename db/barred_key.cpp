@@ -3,6 +3,8 @@
 #include <bit>
 #include <stdexcept>
 
+#include "game/movegen.h"
+
 namespace mora {
 
 BarredKeys::BarredKeys(const Board& board) : board_(&board) {
@@ -56,7 +58,17 @@ Position BarredKeys::position(const SubspaceIndex& index, const BarredKey& key) 
 
 bool stores_barred(const Rules& rules, const Subspace& s) {
   return rules.mill_reforming == MillReforming::kNotSameMillNextMove && s.moving_phase() &&
-         std::max(s.mover, s.other) >= 5;
+         std::max(s.mover, s.other) >= kFewestCowsToSetBar;
+}
+
+std::string barred_flag_error(const TableHeader& header) {
+  const bool stores = stores_barred(header.rules, header.subspace);
+  if (header.has_barred == stores) return {};
+  const std::string where =
+      "subspace " + header.subspace.name() + " under rules '" + header.rules.name + "'";
+  return stores ? "the table has no barred section, which " + where +
+                      " needs (a table of an older program?)"
+                : "the table has a barred section, which " + where + " cannot have";
 }
 
 }  // namespace mora

@@ -50,6 +50,8 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
           s.other + s.other_in_hand > h.rules.cows_per_player)
         throw TableError("table '" + file.string() + "' holds subspace " + s.name() +
                          ", more cows than a player has");
+      if (const std::string why = barred_flag_error(h); !why.empty())
+        throw TableError("table '" + file.string() + "': " + why);
       if (tables_.count(s)) continue;
       SubspaceIndex index(board_of(h.rules), s);
       // A header that passed its checksum but disagrees with the indexer would make every

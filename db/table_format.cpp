@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <bit>
 
+#include "db/barred_key.h"
+#include "game/movegen.h"
+
 namespace mora {
 
 std::string table_file_name(const Subspace& s) {
@@ -161,6 +164,7 @@ void check_encodable(const TableHeader& header) {
     fail("a rule option or subspace count is out of the range the header can hold");
   if (r.name.size() > kNameBytes)
     fail("rule name '" + r.name + "' is longer than " + std::to_string(kNameBytes) + " bytes");
+  if (header.has_barred && !stores_barred(r, header.subspace)) fail(barred_flag_error(header));
 }
 
 std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
@@ -172,7 +176,7 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
   std::uint8_t* p = out.data();
   const std::size_t header_bytes = kFixedHeaderBytes + kStreamBytes * streams.size();
   std::memcpy(p, kMagic.data(), kMagic.size());
-  put<std::uint32_t>(p + kOffVersion, kVersion);
+  put<std::uint32_t>(p + kOffVersion, header.has_barred ? kVersion : kVersionWithoutBarred);
   put<std::uint32_t>(p + kOffHeaderBytes, static_cast<std::uint32_t>(header_bytes));
   put<std::uint64_t>(p + kOffPositions, header.num_positions);
   put<std::uint32_t>(p + kOffIndexScheme, kIndexScheme);
@@ -270,6 +274,11 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   r.name.assign(name, std::find(name, name + kNameBytes, '\0'));
   if (r.fingerprint() != get<std::uint64_t>(p + kOffFingerprint))
     fail("rule options do not match the rules fingerprint");
+  if (header.has_barred && !stores_barred(r, header.subspace)) fail(barred_flag_error(header));
+  if (header.has_barred != (version >= kVersion))
+    fail("format version " + std::to_string(version) +
+         (header.has_barred ? " with a barred section, which version 4 introduced"
+                            : " without the barred section that it is written for"));
 
   // The streams, their indexes, and their blocks must tile the file exactly, in order.
   std::array<bool, kNumTableStreams> present{};
@@ -335,12 +344,32 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   return out;
 }
 
-std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries, int level) {
+namespace {
+
+// Throws unless barred record k of a table with `header`, after `previous` (nullptr for the
+// first), is one that the writer writes and the reader takes.
+void check_barred_record(std::size_t k, const BarredEntry& b, const BarredEntry* previous,
+                         const TableHeader& header) {
+  const auto bad = [&](const std::string& what) {
+    fail("barred record " + std::to_string(k) + ": " + what);
+  };
+  const std::uint64_t lines_end = std::uint64_t{1} << board_of(header.rules).num_lines();
+  if (b.key.index >= header.num_positions) bad("index beyond the subspace");
+  if (b.key.mover_lines >= lines_end || b.key.other_lines >= lines_end)
+    bad("a line the board does not have");
+  if (previous && !(previous->key < b.key)) bad("not sorted by key, or repeated");
+  if (!storable(b.entry, header.has_rule_part)) bad("a value no table stores");
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries,
+                                        const TableHeader& header, int level) {
   std::vector<std::uint8_t> raw(entries.size() * kBarredRecordBytes, 0);
   for (std::size_t k = 0; k < entries.size(); ++k) {
     std::uint8_t* r = raw.data() + k * kBarredRecordBytes;
     const auto& [key, e] = entries[k];
-    if (k && !(entries[k - 1].key < key)) fail("barred entries not sorted by key, or repeated");
+    check_barred_record(k, entries[k], k ? &entries[k - 1] : nullptr, header);
     put<std::uint64_t>(r, key.index);
     put<std::uint32_t>(r + 8, key.mover_lines);
     put<std::uint32_t>(r + 12, key.other_lines);
@@ -361,18 +390,20 @@ std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries, in
   return out;
 }
 
-void check_barred(const std::uint8_t* p, std::size_t size) {
+std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
+                                       const TableHeader& header) {
   if (size < kBarredHeaderBytes || XXH64(p + 8, size - 8, 0) != get<std::uint64_t>(p))
     fail("checksum mismatch in the barred section");
-}
-
-std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size, bool rule_part) {
-  check_barred(p, size);
   const auto count = get<std::uint64_t>(p + 8);
-  if (count > std::uint64_t{1} << 40) fail("corrupt barred section (record count)");
+  const std::uint8_t* frame = p + kBarredHeaderBytes;
+  const std::size_t frame_bytes = size - kBarredHeaderBytes;
+  // Before anything is allocated: a count that passed a colliding checksum must not ask for
+  // more memory than the frame says it holds.
+  const unsigned long long content = ZSTD_getFrameContentSize(frame, frame_bytes);
+  if (count > (std::uint64_t{1} << 40) || content != count * kBarredRecordBytes)
+    fail("corrupt barred section (" + std::to_string(count) + " records, a frame of another size)");
   std::vector<std::uint8_t> raw(count * kBarredRecordBytes);
-  const std::size_t n =
-      ZSTD_decompress(raw.data(), raw.size(), p + kBarredHeaderBytes, size - kBarredHeaderBytes);
+  const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), frame, frame_bytes);
   if (ZSTD_isError(n) || n != raw.size()) fail("undecodable barred section");
   std::vector<BarredEntry> out(count);
   for (std::size_t k = 0; k < count; ++k) {
@@ -383,10 +414,9 @@ std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size, 
     b.entry.wdl = static_cast<Wdl>(r[18]);
     b.entry.rule = static_cast<RuleWdl>(r[19]);
     b.entry.plies_to_mill = r[20];
-    if (r[18] > 2 || r[19] > 4 ||
-        (rule_part ? pure_of(b.entry.rule) != b.entry.wdl : b.entry.rule != RuleWdl::kDraw))
-      fail("invalid value in barred record " + std::to_string(k));
-    if (k && !(out[k - 1].key < b.key)) fail("barred records not sorted by key");
+    if (r[21] || r[22] || r[23])
+      fail("barred record " + std::to_string(k) + ": reserved bytes not 0");
+    check_barred_record(k, b, k ? &out[k - 1] : nullptr, header);
   }
   return out;
 }

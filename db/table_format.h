@@ -19,9 +19,10 @@ static_assert(std::endian::native == std::endian::little,
               "the format is little-endian and the code stores integers with memcpy");
 
 constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'T', 'B', 'L', '\x1a'};
-constexpr std::uint32_t kVersion = 3;        // what the writer writes
-constexpr std::uint32_t kOldestVersion = 1;  // the oldest the reader reads
-constexpr std::uint32_t kIndexScheme = 1;    // SubspaceIndex's ordering of positions
+constexpr std::uint32_t kVersion = 4;  // the newest: written for tables with a barred section
+constexpr std::uint32_t kVersionWithoutBarred = 3;  // written for the others, as before version 4
+constexpr std::uint32_t kOldestVersion = 1;         // the oldest the reader reads
+constexpr std::uint32_t kIndexScheme = 1;           // SubspaceIndex's ordering of positions
 constexpr std::size_t kFixedHeaderBytes = 112;
 constexpr std::size_t kStreamBytes = 32;  // one stream descriptor
 // A block index entry: version 1 offset (8), size (4), reserved (4), XXH64 (8); version 2
@@ -108,6 +109,13 @@ inline bool relative_storable(const Entry& e, bool rule_part) {
       e.wdl == Wdl::kDraw ? e.distance == 0 : (e.distance & 1) == (e.wdl == Wdl::kWin);
   return distance_ok && (!rule_part || has_plies_to_mill(e.rule) || e.plies_to_mill == 0);
 }
+// Whether a table stores e: values in range, a rule value (with the rule part) that refines the
+// pure one, else a draw with no plies to mill, and relative_storable().
+inline bool storable(const Entry& e, bool rule_part) {
+  const bool rule_ok = rule_part ? static_cast<int>(e.rule) <= 4 && pure_of(e.rule) == e.wdl
+                                 : e.rule == RuleWdl::kDraw && e.plies_to_mill == 0;
+  return static_cast<int>(e.wdl) <= 2 && rule_ok && relative_storable(e, rule_part);
+}
 
 // Version 3: the distance stream holds a value for the positions that are not draws, the
 // plies-to-mill stream for the rule wins and losses (pure wins and losses without the flag);
@@ -191,12 +199,14 @@ struct StreamDescriptor {
 // the records, kBarredRecordBytes each.
 constexpr std::size_t kBarredHeaderBytes = 24;
 constexpr std::size_t kBarredRecordBytes = 24;
-// The whole section of these entries, compressed at `level`.
-std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries, int level);
-// Checks and decodes a section of `size` bytes at p; throws TableError (without a file name).
-std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size, bool rule_part);
-// Checks the section's checksum only.
-void check_barred(const std::uint8_t* p, std::size_t size);
+// The whole section of these entries of a table with `header`, compressed at `level`; throws
+// TableError for entries that decode_barred() would refuse.
+std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries,
+                                        const TableHeader& header, int level);
+// Checks (docs/FORMAT.md, "Barred section") and decodes a section of `size` bytes at p of a
+// table with this header; throws TableError (without a file name) at the first fault.
+std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
+                                       const TableHeader& header);
 
 struct DecodedMetadata {
   std::uint32_t version;

@@ -372,8 +372,7 @@ std::span<const BarredEntry> TableReader::barred() const {
   if (!m.header.has_barred) return {};
   std::call_once(m.barred_once, [&] {
     try {
-      m.barred =
-          decode_barred(m.map + m.barred_offset, m.size - m.barred_offset, m.header.has_rule_part);
+      m.barred = decode_barred(m.map + m.barred_offset, m.size - m.barred_offset, m.header);
     } catch (const TableError& e) {
       m.fail(e.what());
     }
@@ -394,7 +393,7 @@ void TableReader::check() const {
   for (const auto& s : m.streams)
     for (std::uint64_t b = 0; b < s.num_blocks; ++b) m.verify(s, b);
   if (m.header.has_barred) try {
-      check_barred(m.map + m.barred_offset, m.size - m.barred_offset);
+      (void)decode_barred(m.map + m.barred_offset, m.size - m.barred_offset, m.header);
     } catch (const TableError& e) {
       m.fail(e.what());
     }

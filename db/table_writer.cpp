@@ -159,10 +159,7 @@ void TableWriter::append(std::span<const Entry> entries) {
   // distances and plies to mill are stored relative to the values.
   for (std::size_t k = 0; k < entries.size(); ++k) {
     const Entry& e = entries[k];
-    const bool rule_ok = m.header.has_rule_part
-                             ? static_cast<int>(e.rule) <= 4 && pure_of(e.rule) == e.wdl
-                             : e.rule == RuleWdl::kDraw && e.plies_to_mill == 0;
-    if (static_cast<int>(e.wdl) > 2 || !rule_ok || !relative_storable(e, m.header.has_rule_part))
+    if (!storable(e, m.header.has_rule_part))
       m.fail("entry " + std::to_string(m.appended + k) + " cannot be stored: wdl " +
              std::to_string(static_cast<int>(e.wdl)) + ", distance " + std::to_string(e.distance) +
              ", rule " + std::to_string(static_cast<int>(e.rule)) + ", plies to mill " +
@@ -215,7 +212,7 @@ void TableWriter::finish() {
   if (m.header.has_barred) {
     std::vector<std::uint8_t> section;
     try {
-      section = encode_barred(m.barred, m.streams[0].level);
+      section = encode_barred(m.barred, m.header, m.streams[0].level);
     } catch (const TableError& e) {
       m.fail(e.what());
     }

@@ -149,6 +149,11 @@ void validate_bars(const Board& board, const Position& pos) {
     if (pos.placing())
       throw ParseError(std::string("a bar arises in the moving phase only, but ") +
                        kColourNames[c] + " has a bar while cows are in hand");
+    if (c != pos.side_to_move && pos.on_board(c) < kFewestCowsToSetBar)
+      throw ParseError(std::string(kColourNames[c]) + "'s bar was just set, but " +
+                       kColourNames[c] + " has " + std::to_string(pos.on_board(c)) +
+                       " cows and setting a bar needs " + std::to_string(kFewestCowsToSetBar) +
+                       " or more (a slide out of a mill into another)");
     if (bar.from != kNoPoint)
       validate_move(board, pos, c, bar);
     else

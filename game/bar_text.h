@@ -22,8 +22,8 @@ bool is_bar_field(std::string_view field);
 // Throws ParseError unless the bars of `pos` could have arisen from the turn that moved a cow
 // out of a mill into a new one: moving phase, barred lines that exist, are not whole and (two)
 // meet at the point the cow left, a barred cow that stands on its point; a bar just set (its
-// player not to move) also needs the board as that turn left it, and barred lines all the
-// mills the cow left (line_bars_just_set()).
+// player not to move) also needs kFewestCowsToSetBar cows, the board as that turn left it, and
+// barred lines all the mills the cow left (line_bars_just_set()).
 void validate_bars(const Board& board, const Position& pos);
 // Throws ParseError when `pos` has a bar of a kind `rules` do not have (any bar outside mssa-1
 // and house-003, lines under house-003, a move under mssa-1), or barred lines of a player with

@@ -182,11 +182,13 @@ std::uint64_t perft(const Game& game, const Position& pos, int depth);
 // set: a cow slid from an empty point out of one or two mills into a new one. Each bar once,
 // in no particular order; at most one per empty point and cow that could have come from it.
 std::vector<Bar> line_bars_just_set(const Board& board, Bitboard own, Bitboard occupied);
-// mssa-1: the fewest cows of a player whose bar waits for its turn. A slide out of a mill into
-// another needs five (docs/HISTORY.md), and the opponent's turn between shoots at most
-// shots_per_double_mill of them.
+// The fewest cows of a player whose turn can set a bar: a slide out of a mill into another
+// needs five (docs/HISTORY.md).
+constexpr int kFewestCowsToSetBar = 5;
+// mssa-1: the fewest cows of a player whose bar waits for its turn: the opponent's turn between
+// shoots at most shots_per_double_mill of them.
 constexpr int fewest_cows_with_bar(const Rules& rules) {
-  return 5 - rules.shots_per_double_mill;
+  return kFewestCowsToSetBar - rules.shots_per_double_mill;
 }
 
 // Shots are taken one at a time, each under the protection rule as the board then stands;

@@ -131,8 +131,12 @@ std::vector<std::span<std::byte>> UnitSolver::arrays() {
     out.push_back(std::as_writable_bytes(std::span(side.layer_marks)));
     out.push_back(std::as_writable_bytes(std::span(side.exit_loss)));
     out.push_back(std::as_writable_bytes(std::span(side.pure_start)));  // empty in the pure part
-    out.push_back(std::as_writable_bytes(std::span(side.barred_states)));
-    out.push_back(std::as_writable_bytes(std::span(side.barred_rule)));
+    // Only where there are barred nodes, so that the checkpoints of other units keep their
+    // arrays and stay readable across versions of the program.
+    if (has_barred_) {
+      out.push_back(std::as_writable_bytes(std::span(side.barred_states)));
+      out.push_back(std::as_writable_bytes(std::span(side.barred_rule)));
+    }
   }
   return out;
 }

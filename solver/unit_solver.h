@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -216,9 +217,11 @@ class UnitSolver {
   void win_barred(int side, std::uint32_t k, int d);
   void refute_barred(Part part, int side, std::uint32_t k, int d);
   // house-003 and mssa-1: the cows of `mover` whose mill moves may set a bar (those standing in
-  // a mill).
+  // a mill, when there are enough of them to set one).
   Bitboard bar_setting_cows(Bitboard mover) const {
-    return barred_exits_ ? game_.board().in_mills(mover) : 0;
+    return barred_exits_ && std::popcount(mover) >= kFewestCowsToSetBar
+               ? game_.board().in_mills(mover)
+               : 0;
   }
   // The pure part set up from the states the ply-limit part's scan left in pure_start.
   void start_pure_from_scan();

@@ -169,6 +169,7 @@ void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Prog
       const TableReader* reader = db.table(t);
       if (!reader) throw std::out_of_range("subspace " + t.name() + " is not in the database");
       tables.load(db.game().board(), *reader);
+      (void)reader->barred();  // decoded and checked here rather than first in a parallel loop
     }
     const DecodedTable& checked = tables.at(s);
     const std::uint64_t n = checked.index.size();

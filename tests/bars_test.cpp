@@ -188,6 +188,10 @@ TEST(Bars, BarsThatCannotBeAreClearErrors) {
   expect_error(board + " w 0 0 0 bar:w:g7-g4", "where no white cow stands");
   expect_error(board + " b 0 0 0 bar:w:g4-g7", "just set");
   expect_error(board + " w 0 0 0 bar:w:g4-g4", "goes nowhere");
+  // A bar just set by a player with four cows: no slide out of a mill into another is possible.
+  const std::string four = "W.W.B.../.WW...../....B.B.";
+  expect_error(four + " b 0 0 0 bar:w:a7-d7-g7", "setting a bar needs 5 or more");
+  expect_error(four + " b 0 0 0 bar:w:d6-d7", "setting a bar needs 5 or more");
 }
 
 TEST(Bars, BarsOfAKindTheRulesLackAreClearErrors) {

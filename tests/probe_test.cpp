@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <climits>
+#include <fstream>
 #include <map>
 #include <thread>
 #include <tuple>
@@ -198,6 +199,18 @@ TEST(Probe, BarredPositionsOfHouse003) {
 // mssa-1's barred positions, stored in the barred sections of 5v3 and 3v5: a barred position
 // probes as the best of its moves, the bar takes exactly the moves forming its line away, and
 // a bar that forbids nothing is the position without it.
+// A copy of database `source` in a fresh temporary folder `name`, without table `left_out`
+// (if any).
+fs::path copy_without(const fs::path& source, const std::string& name, const fs::path& left_out) {
+  const fs::path copy = fs::temp_directory_path() / name;
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  for (const auto& file : fs::directory_iterator(source))
+    if (file.path().filename() != left_out)
+      fs::copy_file(file.path(), copy / file.path().filename());
+  return copy;
+}
+
 TEST(Probe, BarredPositionsOfMssa1) {
   const Database db({probe_db("mssa-1")});
   for (const char* text : {kLineBarSet, kLineBarActive}) {
@@ -238,12 +251,7 @@ TEST(Probe, VerifierChecksTheBarredSectionOfMssa1) {
     EXPECT_EQ(report.positions,
               db.table(five_three)->header().num_positions + db.table(five_three)->barred().size());
   }
-  const fs::path altered = fs::temp_directory_path() / "mora_mssa1_altered";
-  fs::remove_all(altered);
-  fs::create_directories(altered);
-  for (const auto& file : fs::directory_iterator(source))
-    if (file.path().filename() != "5v3.mtb")
-      fs::copy_file(file.path(), altered / file.path().filename());
+  const fs::path altered = copy_without(source, "mora_mssa1_altered", "5v3.mtb");
   {
     const TableReader original(source / "5v3.mtb");
     std::vector<Entry> entries(original.header().num_positions);
@@ -265,6 +273,67 @@ TEST(Probe, VerifierChecksTheBarredSectionOfMssa1) {
   ASSERT_EQ(report.first_errors.size(), 1u);
   EXPECT_NE(report.first_errors[0].find("bar:w:"), std::string::npos) << report.first_errors[0];
   fs::remove_all(altered);
+}
+
+// A damaged barred section that the verifier reads inside its parallel loops (3v5's, through
+// the successors of 5v3) is an error, sampled or not, never the end of the program.
+TEST(Probe, VerifierReportsADamagedBarredSection) {
+  const fs::path source = probe_db("mssa-1");
+  const fs::path damaged = copy_without(source, "mora_mssa1_damaged", "");
+  {
+    // The last byte is in the barred section's zstd frame.
+    std::fstream file(damaged / "3v5.mtb", std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(-1, std::ios::end);
+    const char last = static_cast<char>(file.get());
+    file.seekp(-1, std::ios::end);
+    file.put(static_cast<char>(last ^ 0x10));
+  }
+  const Database db({damaged});
+  solver::Progress quiet(false);
+  for (const std::optional<solver::VerifySample> sample :
+       {std::optional<solver::VerifySample>{}, std::optional(solver::VerifySample{0.5, 1})}) {
+    try {
+      (void)solver::verify(db, {{5, 3, 0, 0}}, quiet, sample);
+      ADD_FAILURE() << "a damaged barred section verified";
+    } catch (const TableError& e) {
+      EXPECT_NE(std::string(e.what()).find("3v5.mtb"), std::string::npos) << e.what();
+    }
+  }
+  fs::remove_all(damaged);
+}
+
+// A table must carry the barred section exactly where stores_barred() asks for one: without
+// it a barred probe would recurse through its unit without end; with it where none can be, a
+// table of another program.
+TEST(Probe, TablesWithoutTheirBarredSectionAreRefused) {
+  const fs::path source = probe_db("mssa-1");
+  const fs::path stripped = copy_without(source, "mora_mssa1_stripped", "5v3.mtb");
+  {
+    const TableReader original(source / "5v3.mtb");
+    std::vector<Entry> entries(original.header().num_positions);
+    original.read(0, entries);
+    TableHeader header = original.header();
+    header.has_barred = false;
+    TableWriter writer(stripped / "5v3.mtb", header);
+    writer.append(entries);
+    writer.finish();
+    // The flag where no barred position is stored: the writer refuses it.
+    header = original.header();
+    header.subspace = {4, 4, 0, 0};
+    EXPECT_THROW(TableWriter(stripped / "4v4.mtb", header), TableError);
+    header.rules = Rules::preset("house-003");
+    header.subspace = {5, 3, 0, 0};
+    EXPECT_THROW(TableWriter(stripped / "other.mtb", header), TableError);
+  }
+  try {
+    const Database db({stripped});
+    ADD_FAILURE() << "a table without its barred section was opened";
+  } catch (const TableError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("5v3.mtb"), std::string::npos) << what;
+    EXPECT_NE(what.find("no barred section"), std::string::npos) << what;
+  }
+  fs::remove_all(stripped);
 }
 
 TEST(Probe, ThreadsGetTheSingleThreadedAnswers) {

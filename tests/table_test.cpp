@@ -1,6 +1,8 @@
 #include "db/table.h"
 
 #include <gtest/gtest.h>
+#include <xxhash.h>
+#include <zstd.h>
 
 #include <chrono>
 #include <cstring>
@@ -365,14 +367,34 @@ TEST_F(TableTest, DetectsCorruption) {
 // entries is caught.
 // mssa-1's barred section (header flag bit 1): read back equal and found by key, its damage
 // caught, and asked for only where the header announces it.
-TEST_F(TableTest, BarredSection) {
+// Writes a table with a barred section.
+fs::path write_table_with_barred(const fs::path& path, const TableHeader& h,
+                                 const std::vector<Entry>& v, std::vector<BarredEntry> barred) {
+  TableWriter w(path, h, kSmallBlocks);
+  w.append(v);
+  w.set_barred(std::move(barred));
+  w.finish();
+  return path;
+}
+
+TableHeader barred_header() {
   TableHeader h = make_header(5000, true);
   h.rules = Rules::preset("mssa-1");
   h.has_barred = true;
-  const auto v = make_entries(h.num_positions, true, 11);
+  return h;
+}
+// Records of every 37th position, with the value stored for it in v.
+std::vector<BarredEntry> barred_records(const std::vector<Entry>& v) {
   std::vector<BarredEntry> barred;
-  for (std::uint64_t i = 0; i < h.num_positions; i += 37)
+  for (std::uint64_t i = 0; i < v.size(); i += 37)
     barred.push_back({{i, 1u << (i % 20), i % 3 ? 0u : 1u << 5}, v[i]});
+  return barred;
+}
+
+TEST_F(TableTest, BarredSection) {
+  const TableHeader h = barred_header();
+  const auto v = make_entries(h.num_positions, true, 11);
+  const std::vector<BarredEntry> barred = barred_records(v);
   const fs::path path = dir_ / "barred.mtb";
   {
     TableWriter w(path, h, kSmallBlocks);
@@ -383,12 +405,7 @@ TEST_F(TableTest, BarredSection) {
     w.set_barred(unsorted);
     EXPECT_THROW(w.finish(), TableError);
   }
-  {
-    TableWriter w(path, h, kSmallBlocks);
-    w.append(v);
-    w.set_barred(barred);
-    w.finish();
-  }
+  write_table_with_barred(path, h, v, barred);
   const TableReader r(path);
   EXPECT_TRUE(r.header().has_barred);
   expect_same(r, v);
@@ -400,8 +417,32 @@ TEST_F(TableTest, BarredSection) {
   }
   EXPECT_EQ(r.find_barred({1, 2, 3}), nullptr);
   r.check();
-  // Damage to the section's frame is caught.
+  // Version 4 is written for tables with the section only, and a version-3 header that
+  // claims one (its checksum made to hold) is refused.
   const auto bytes = slurp(path);
+  EXPECT_EQ(bytes[8], 4);
+  EXPECT_EQ(
+      slurp(write_table(dir_ / "v3.mtb", make_header(100, true), make_entries(100, true, 3)))[8],
+      3);
+  {
+    auto v3 = bytes;
+    v3[8] = 3;
+    std::uint32_t header_bytes;
+    std::memcpy(&header_bytes, v3.data() + 12, 4);
+    std::memset(v3.data() + 16, 0, 8);
+    const std::uint64_t checksum = XXH64(v3.data(), header_bytes, 0);
+    std::memcpy(v3.data() + 16, &checksum, 8);
+    spit(dir_ / "bad.mtb", v3);
+    try {
+      const TableReader bad(dir_ / "bad.mtb");
+      ADD_FAILURE() << "a barred section in version 3 was taken";
+    } catch (const TableError& e) {
+      EXPECT_NE(std::string(e.what()).find("format version 3 with a barred section"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  // Damage to the section's frame is caught.
   const std::size_t end = bytes.size();
   for (std::size_t at : {end - 1, end - 20}) {
     auto b = bytes;
@@ -419,6 +460,87 @@ TEST_F(TableTest, BarredSection) {
   // A header without the flag takes no section.
   TableWriter plain(dir_ / "plain.mtb", make_header(10, true));
   EXPECT_THROW(plain.set_barred({}), TableError);
+}
+
+// Barred sections whose checksum holds but whose records are not what a writer writes (docs/
+// FORMAT.md, "Barred section"): refused when decoded and by check(), naming the file and the
+// fault; the writer refuses such records too.
+TEST_F(TableTest, BarredSectionContentsChecked) {
+  const TableHeader h = barred_header();
+  const auto v = make_entries(h.num_positions, true, 12);
+  const auto barred = barred_records(v);
+  const auto bytes = slurp(write_table_with_barred(dir_ / "good.mtb", h, v, barred));
+  // The section is the tail whose frame size and checksum fit.
+  std::size_t at = bytes.size() - 24;
+  const auto u64 = [&](std::size_t off) {
+    std::uint64_t x;
+    std::memcpy(&x, bytes.data() + off, 8);
+    return x;
+  };
+  while (u64(at + 16) != bytes.size() - at - 24 ||
+         XXH64(bytes.data() + at + 8, bytes.size() - at - 8, 0) != u64(at))
+    --at;
+  std::vector<char> good_raw(barred.size() * 24);
+  ASSERT_EQ(ZSTD_decompress(good_raw.data(), good_raw.size(), bytes.data() + at + 24,
+                            bytes.size() - at - 24),
+            good_raw.size());
+  // The table with its section made of `raw` records (announcing `count` of them).
+  const fs::path bad = dir_ / "bad.mtb";
+  const auto expect_refused = [&](const std::vector<char>& raw, std::uint64_t count,
+                                  const std::string& fault) {
+    SCOPED_TRACE(fault);
+    std::vector<char> frame(ZSTD_compressBound(raw.size()));
+    frame.resize(ZSTD_compress(frame.data(), frame.size(), raw.data(), raw.size(), 3));
+    std::vector<char> file(bytes.begin(), bytes.begin() + static_cast<long>(at));
+    std::vector<char> section(24);
+    const std::uint64_t frame_bytes = frame.size();
+    std::memcpy(section.data() + 8, &count, 8);
+    std::memcpy(section.data() + 16, &frame_bytes, 8);
+    section.insert(section.end(), frame.begin(), frame.end());
+    const std::uint64_t checksum = XXH64(section.data() + 8, section.size() - 8, 0);
+    std::memcpy(section.data(), &checksum, 8);
+    file.insert(file.end(), section.begin(), section.end());
+    spit(bad, file);
+    const TableReader r(bad);  // the header and blocks are intact
+    for (const bool by_check : {false, true}) {
+      try {
+        by_check ? r.check() : (void)r.barred();
+        ADD_FAILURE() << "accepted (check: " << by_check << ")";
+      } catch (const TableError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("bad.mtb"), std::string::npos) << what;
+        EXPECT_NE(what.find(fault), std::string::npos) << what;
+      }
+    }
+  };
+  // Record 3's fields: index at 0, mover_lines at 8, distance 16, wdl 18, rule 19, plies to
+  // mill 20, reserved 21..23.
+  const auto with = [&](std::size_t off, std::initializer_list<std::uint8_t> field) {
+    auto raw = good_raw;
+    std::copy(field.begin(), field.end(), raw.begin() + static_cast<long>(3 * 24 + off));
+    return raw;
+  };
+  const std::uint64_t n = barred.size();
+  expect_refused(with(0, {0x88, 0x13, 0, 0, 0, 0, 0, 0}), n, "index beyond the subspace");  // 5000
+  expect_refused(with(8, {0, 0, 0x10, 0}), n, "a line the board does not have");  // line 20
+  expect_refused(with(22, {1}), n, "reserved bytes not 0");
+  expect_refused(with(16, {2, 0, 1, 2, 0}), n, "a value no table stores");  // a draw at 2
+  expect_refused(with(16, {3, 0, 2, 3, 5}), n, "a value no table stores");  // cursed, to mill
+  expect_refused(with(16, {3, 0, 0, 0, 0}), n, "a value no table stores");  // a loss at 3
+  auto swapped = good_raw;
+  std::swap_ranges(swapped.begin(), swapped.begin() + 24, swapped.begin() + 24);
+  expect_refused(swapped, n, "not sorted by key");
+  expect_refused(good_raw, n + 1, "corrupt barred section");
+  // A count that would ask for a terabyte: refused before anything is allocated.
+  expect_refused(good_raw, std::uint64_t{1} << 40, "corrupt barred section");
+  // The writer refuses what the reader would.
+  auto beyond = barred;
+  beyond.back().key.index = h.num_positions;
+  EXPECT_THROW(write_table_with_barred(dir_ / "beyond.mtb", h, v, beyond), TableError);
+  auto drawn_far = barred;
+  drawn_far.front().entry = {};
+  drawn_far.front().entry.distance = 2;
+  EXPECT_THROW(write_table_with_barred(dir_ / "far.mtb", h, v, drawn_far), TableError);
 }
 
 TEST_F(TableTest, ConstantBlocks) {
@@ -507,9 +629,9 @@ TEST_F(TableTest, RefusesUnknownVersion) {
     }
     return std::pair<bool, std::string>{false, "opened"};
   };
-  const auto [newer4, what4] = refusal(4);
-  EXPECT_TRUE(newer4) << what4;
-  EXPECT_NE(what4.find("format version 4"), std::string::npos) << what4;
+  const auto [newer5, what5] = refusal(5);
+  EXPECT_TRUE(newer5) << what5;
+  EXPECT_NE(what5.find("format version 5"), std::string::npos) << what5;
   const auto [newer0, what0] = refusal(0);
   EXPECT_FALSE(newer0) << "version 0 taken for a newer one: " << what0;
   EXPECT_NE(what0.find("format version 0"), std::string::npos) << what0;

@@ -14,7 +14,8 @@ int run_check(const std::vector<std::string>& args) {
   auto vm = parse("check",
                   "--db DIR [--quiet]\n\n"
                   "Verifies the checksums of every table file (header, block index and every\n"
-                  "block) without decoding or recomputing values. Reports each bad file; exit\n"
+                  "block) without decoding the blocks or recomputing values; mssa-1's barred\n"
+                  "section is decoded and its records checked too. Reports each bad file; exit\n"
                   "status 1 when any is bad.",
                   options, args);
   if (!vm) return 0;
