@@ -143,6 +143,13 @@ Bitboard Board::mill_points(Bitboard own) const {
   return result;
 }
 
+std::uint32_t Board::mill_lines(Bitboard own, Point p) const {
+  std::uint32_t lines = 0;
+  for (int i = 0; i < num_lines(); ++i)
+    if ((lines_[i] & bit(p)) && (own & lines_[i]) == lines_[i]) lines |= std::uint32_t{1} << i;
+  return lines;
+}
+
 Bitboard Board::in_mills(Bitboard cows) const {
   Bitboard result = 0;
   for (Bitboard l : lines_)

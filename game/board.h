@@ -63,6 +63,8 @@ class Board {
     for (Bitboard l : lines_through(p)) n += (own & l) == l;
     return n;
   }
+  // The lines through p that `own` fills, as line indices: bit i for line(i).
+  std::uint32_t mill_lines(Bitboard own, Point p) const;
   // Points of `cows` that stand in a mill of `cows`.
   Bitboard in_mills(Bitboard cows) const;
   // Points outside `own` that would complete a line of `own`: a cheap filter before

@@ -116,11 +116,7 @@ Bar Game::bar_after(const Position& pos, const Move& move) const {
       !forms_mill(pos, move))
     return Bar{};
   Bar broken;
-  const Bitboard ours = pos.mover();
-  for (int i = 0; i < board_->num_lines(); ++i) {
-    const Bitboard line = board_->line(i);
-    if ((line & bit(move.from)) && (ours & line) == line) broken.lines |= std::uint32_t{1} << i;
-  }
+  broken.lines = board_->mill_lines(pos.mover(), move.from);
   if (broken.none() || rules_.mill_reforming == MillReforming::kNotSameMillNextMove) return broken;
   return Bar{0, move.to, move.from};
 }
@@ -151,20 +147,11 @@ Position Game::without_idle_bar(const Position& pos) const {
 
 std::vector<Bar> line_bars_just_set(const Board& board, Bitboard own, Bitboard occupied) {
   std::vector<Bar> bars;
-  const Bitboard in_mills = board.in_mills(own);
-  for (Bitboard empty = board.all_points() & ~occupied; empty; empty &= empty - 1) {
-    const Point from = std::countr_zero(empty);
-    for (Bitboard tos = board.neighbours(from) & in_mills; tos; tos &= tos - 1) {
-      const Bitboard before = (own & ~bit(std::countr_zero(tos))) | bit(from);
-      Bar bar;
-      for (int i = 0; i < board.num_lines(); ++i) {
-        const Bitboard line = board.line(i);
-        if ((line & bit(from)) && (before & line) == line) bar.lines |= std::uint32_t{1} << i;
-      }
-      if (!bar.none() && std::find(bars.begin(), bars.end(), bar) == bars.end())
-        bars.push_back(bar);
-    }
-  }
+  for_each_slide_into_a_mill(board, own, occupied, [&](Point from, Point, Bitboard before) {
+    Bar bar;
+    bar.lines = board.mill_lines(before, from);
+    if (!bar.none() && std::find(bars.begin(), bars.end(), bar) == bars.end()) bars.push_back(bar);
+  });
   return bars;
 }
 

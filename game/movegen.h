@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -177,6 +178,21 @@ class Game {
 };
 
 std::uint64_t perft(const Game& game, const Position& pos, int depth);
+
+// The slides that could have been the last turn of the player of `own`: a cow moved from an
+// empty point (outside `occupied`) to a neighbour where it now stands in a mill of `own`, which
+// the slide formed. Calls f(from, to, before), `before` that player's cows before the slide.
+template <class F>
+void for_each_slide_into_a_mill(const Board& board, Bitboard own, Bitboard occupied, F&& f) {
+  const Bitboard in_mills = board.in_mills(own);
+  for (Bitboard empty = board.all_points() & ~occupied; empty; empty &= empty - 1) {
+    const Point from = std::countr_zero(empty);
+    for (Bitboard tos = board.neighbours(from) & in_mills; tos; tos &= tos - 1) {
+      const Point to = std::countr_zero(tos);
+      f(from, to, (own & ~bit(to)) | bit(from));
+    }
+  }
+}
 
 // mssa-1: the bars (barred lines) that the turn just played by the player of `own` could have
 // set: a cow slid from an empty point out of one or two mills into a new one. Each bar once,

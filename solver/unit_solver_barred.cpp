@@ -179,25 +179,19 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
       const BarredKey& key = side.barred[k].key;
       if (key.mover_lines) continue;
       const Position pos = BarredKeys::position(side.index, key);
-      const Bitboard ours = pos.other(), theirs = pos.mover();
-      const Bitboard in_mills = board.in_mills(ours);
-      for (Bitboard from = board.all_points() & ~pos.occupied(); from; from &= from - 1) {
-        const Point a = std::countr_zero(from);
-        for (Bitboard tos = board.neighbours(a) & in_mills; tos; tos &= tos - 1) {
-          const Point b = std::countr_zero(tos);
-          const Bitboard before = (ours & ~bit(b)) | bit(a);
-          Position pred;
-          pred.cows = {before, theirs};
-          if (game_.bar_after(pred, Move{static_cast<std::int8_t>(a), static_cast<std::int8_t>(b)})
-                  .lines != key.other_lines)
-            continue;
-          const std::uint64_t i = prev_index.index(before, theirs);
-          if (lost)
-            win_predecessor(t, i, d);
-          else
-            refute_predecessor(part, t, i, d, side.barred[k].orbit);
-        }
-      }
+      const Bitboard theirs = pos.mover();
+      for_each_slide_into_a_mill(
+          board, pos.other(), pos.occupied(), [&](Point a, Point b, Bitboard before) {
+            Position pred;
+            pred.cows = {before, theirs};
+            const Move slide{static_cast<std::int8_t>(a), static_cast<std::int8_t>(b)};
+            if (game_.bar_after(pred, slide).lines != key.other_lines) return;
+            const std::uint64_t i = prev_index.index(before, theirs);
+            if (lost)
+              win_predecessor(t, i, d);
+            else
+              refute_predecessor(part, t, i, d, side.barred[k].orbit);
+          });
     }
   }
   return decided;
