@@ -27,7 +27,7 @@ struct Subspace {
   bool moving_phase() const { return mover_in_hand == 0 && other_in_hand == 0; }
   // The smallest herd (cows a player starts with) whose game holds positions of this subspace.
   int herd() const;
-  // "8v7" for the moving phase, "8v7+2+3" with cows in hand.
+  // "8v7" for the moving phase, "8v7+3+2" with cows in hand.
   std::string name() const;
   // The position of this subspace with `mover` to move against `other` (count 0): White to
   // move, or Black while placing with one cow more in hand than White (White places first).

@@ -69,7 +69,7 @@ Subspace Subspace::parse(std::string_view text, int num_points, int cows_per_pla
   if (!mover || !other || !mover_in_hand || !other_in_hand || !rest.empty())
     throw std::invalid_argument(quoted +
                                 "expected <mover>v<other> (moving phase, e.g. 8v7) or "
-                                "<mover>v<other>+<mover in hand>+<other in hand> (e.g. 8v7+2+3)");
+                                "<mover>v<other>+<mover in hand>+<other in hand> (e.g. 8v7+3+2)");
   const Subspace s{*mover, *other, *mover_in_hand, *other_in_hand};
   for (const auto& [board, hand] :
        {std::pair{s.mover, s.mover_in_hand}, std::pair{s.other, s.other_in_hand}}) {

@@ -14,6 +14,7 @@ int run_perft(const std::vector<std::string>& args) {
       "position string (see RULES.md); the start of the herd's game when not given")(
       "depth,d", po::value<int>()->required(), "depth in plies (1 or more)");
   add_rules_option(options);
+  add_herd_option(options);
   auto vm = parse("perft", "[--position P] --depth D [--rules R] [--herd N]", options, args);
   if (!vm) return 0;
   const int depth = (*vm)["depth"].as<int>();

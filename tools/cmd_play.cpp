@@ -145,8 +145,8 @@ int run_play(const std::vector<std::string>& args) {
   auto vm = parse("play",
                   "--db DIR [--side white|black] [--position P]\n\n"
                   "A game in the terminal against perfect play from the database. Moves are\n"
-                  "typed in the notation of RULES.md; 'help' lists the other commands (the\n"
-                  "value of the position, a hint, taking a move back).",
+                  "typed in the notation of RULES.md; 'help' lists the other commands: value,\n"
+                  "hint, moves (the legal moves), back (take a move back) and quit.",
                   options, args);
   if (!vm) return 0;
   const std::string side = (*vm)["side"].as<std::string>();

@@ -14,7 +14,9 @@ int run_probe(const std::vector<std::string>& args) {
   add_database_option(options);
   options.add_options()("json", "one JSON object per line")(
       "moves", "also list every legal move with its value, best first")(
-      "line", "also print the best line to the end of the game")(
+      "line",
+      "also print the best line: under the rules (a cursed win's line may stop at a repeated "
+      "position), or to the end of the game with --pure")(
       "pure",
       "with --line: the line of the pure game (no ply limit), which a cursed win or a "
       "blessed loss plays out to its end")("position", po::value<std::vector<std::string>>(),

@@ -33,6 +33,7 @@ int run_show(const std::vector<std::string>& args) {
   options.add_options()("position,p", po::value<std::string>(), "position string (see RULES.md)")(
       "sanmill", po::value<std::string>(), "the position as a Sanmill FEN instead");
   add_rules_option(options);
+  add_herd_option(options);
   auto vm = parse("show", "(--position P | --sanmill FEN) [--rules R] [--herd N]", options, args);
   if (!vm) return 0;
   if (vm->count("position") == vm->count("sanmill"))

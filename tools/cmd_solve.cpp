@@ -19,15 +19,16 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
       "whole-game",
       "solve the whole game of --herd cows a player: every placing position and the moving-phase "
       "units they lead to")("threads", po::value<int>()->default_value(omp_get_max_threads()),
-                            "OpenMP threads")(
+                            "OpenMP threads (default: all cores)")(
       "checkpoint-minutes", po::value<double>()->default_value(5),
       "save a unit's state this often (at the first layer boundary after the time is up), so "
       "that a killed run loses at most about this much of the unit; 0: at every layer")(
       "quiet,q", "no progress lines on stderr");
   add_rules_option(options);
+  add_herd_option(options);
   auto vm = parse("solve",
                   "--db DIR [--rules R] (--max-total N | --subspace S | --whole-game [--herd N])\n"
-                  "       [--threads T]\n\n"
+                  "       [--threads T] [--checkpoint-minutes M] [-q]\n\n"
                   "Solves the moving and flying phase by retrograde analysis, unit by unit in\n"
                   "dependency order, and with --whole-game the placing phase after it, fewest\n"
                   "cows in hand first: exact values and distances, and the values under the\n"

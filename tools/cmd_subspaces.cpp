@@ -31,6 +31,7 @@ Sizes print_subspace(const Board& board, Subspace s) {
 int run_subspaces(const std::vector<std::string>& args) {
   po::options_description options("subspaces options");
   add_rules_option(options);
+  add_herd_option(options);
   options.add_options()("whole-game",
                         "also the placing subspaces of --herd, with a subtotal per number of "
                         "cows in hand, and only the moving ones of that herd");

@@ -23,7 +23,7 @@ int run_play(const std::vector<std::string>& args);
 constexpr Command kCommands[] = {
     {"show", "draw a position and list its legal moves", run_show},
     {"perft", "count ply sequences to a given depth", run_perft},
-    {"solve", "solve the moving phase into a database folder", run_solve},
+    {"solve", "solve the moving phase, or the whole game, into a database folder", run_solve},
     {"verify", "recompute every stored value by forward search", run_verify},
     {"info", "statistics of a database, per subspace", run_info},
     {"probe", "look positions up in a database", run_probe},
@@ -31,7 +31,7 @@ constexpr Command kCommands[] = {
     {"index", "a position's canonical form and index, or the position at an index", run_index},
     {"serve", "answer probes over HTTP and serve the explorer page", run_serve},
     {"play", "play a game in the terminal against perfect play", run_play},
-    {"subspaces", "list the moving-phase subspaces with raw and canonical sizes", run_subspaces},
+    {"subspaces", "list the subspaces (placing too with --whole-game) and sizes", run_subspaces},
 };
 }  // namespace mora::tools
 

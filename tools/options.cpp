@@ -39,9 +39,12 @@ void add_rules_option(po::options_description& options) {
   std::string presets;
   for (const auto& n : Rules::preset_names()) presets += (presets.empty() ? "" : ", ") + n;
   options.add_options()("rules", po::value<std::string>()->default_value("morabaraba"),
-                        ("rule preset: " + presets).c_str())(
-      "herd", po::value<int>()->default_value(12),
-      "cows each player starts with, 3 to 12 (the rules are otherwise the same)");
+                        ("rule preset: " + presets).c_str());
+}
+
+void add_herd_option(po::options_description& options) {
+  options.add_options()("herd", po::value<int>()->default_value(12),
+                        "cows each player starts with, 3 to 12 (the rules are otherwise the same)");
 }
 
 int herd_from(const po::variables_map& vm) {

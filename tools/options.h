@@ -25,9 +25,11 @@ std::optional<po::variables_map> parse(
 void add_database_option(po::options_description& options);
 std::vector<std::filesystem::path> database_folders(const po::variables_map& vm);
 
-// Adds --rules with the preset list in its help text, and --herd.
+// Adds --rules with the preset list in its help text.
 void add_rules_option(po::options_description& options);
 Rules rules_from(const po::variables_map& vm);
+// Adds --herd, for the commands whose answer depends on the cows a player starts with.
+void add_herd_option(po::options_description& options);
 // The herd (cows each player starts with) of --herd, checked.
 int herd_from(const po::variables_map& vm);
 
