@@ -100,9 +100,10 @@ class TableWriter {
 
 // Decoded blocks shared by the readers given it, so that warm probes read decoded memory
 // instead of decompressing a block each: at most `max_bytes` of decoded values (plus a few
-// dozen bytes of bookkeeping per block), least recently used first out, in shards with a lock
-// each (db/block_cache.cpp). Besides it, each thread keeps the last two blocks per stream it
-// used (db/table_reader.cpp), which may outlive their eviction from here. Thread-safe.
+// dozen bytes of bookkeeping per block), evicted by CLOCK (a block hit since the hand last
+// passed it survives one more pass), in shards with a lock each (db/block_cache.h). Besides
+// it, each thread keeps the last two blocks per stream it used (db/table_reader.cpp), which
+// may outlive their eviction from here. Thread-safe.
 class BlockCache {
  public:
   explicit BlockCache(std::size_t max_bytes);

@@ -17,7 +17,9 @@ enum class PlyLimitScope : std::uint8_t {
   kEitherAtThree,  // only plies made while some player has exactly three cows
 };
 
-// Rules that need the previous move in the position; the engine does not model them yet.
+// Rules that need the previous move in the position: a position of these presets carries the
+// bars its last turns set (game/bar.h), and the solver stores or derives its barred positions
+// (docs/HISTORY.md).
 enum class MillReforming : std::uint8_t {
   kAllowed,
   kNotSameMillNextMove,  // mssa-1: a mill broken to form a new one may not be re-formed next move

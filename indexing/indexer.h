@@ -89,7 +89,8 @@ class SubspaceIndex {
   // unindex() of the consecutive indexes first, first + 1, ... into out (first + out.size() <=
   // size()): a step to the next placement where unindex() divides and looks up the class.
   void unindex(std::uint64_t first, std::span<CowSets> out) const;
-  // How many raw positions the orbit of canonical index i holds (16 / stabiliser size).
+  // How many raw positions the orbit of canonical index i holds: the board's symmetries (16, or
+  // 8 on the Koti board) over the size of its stabiliser.
   int orbit_size(std::uint64_t i) const;
 
   struct Impl;
