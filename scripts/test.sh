@@ -5,7 +5,10 @@
 # ctest. The cross-check of 4v3 and 3v4 against the simple test solver takes most of an hour
 # of CPU time (its level sweeps revisit the many drawn positions) and runs outside CI:
 # ctest -R FourVersusThree. So do the simple solver's runs of the history presets (HistoryValues:
-# 3v3 alike under mssa-1 and house-003 takes minutes).
+# 3v3 alike under mssa-1 and house-003 takes minutes). Between the two, the build for app
+# authors (MORABARABA_PROBE_ONLY) in a clean folder, installed and linked by a C program through
+# pkg-config (tests/probe_only_test.sh, about half a minute of CPU); ctest comes last, so that
+# its summary closes the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -18,6 +21,12 @@ for t in game_test indexing_test db_test; do
   build-asan/bin/$t --gtest_brief=1
 done
 
+echo "== the probe library alone (MORABARABA_PROBE_ONLY)"
+bash tests/probe_only_test.sh
+
 cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Release -DMORABARABA_WERROR=ON >/dev/null
 cmake --build build-ci --parallel "$jobs"
-cd build-ci && ctest --parallel "$jobs" --output-on-failure --timeout 1200 -E 'FourVersusThree|HistoryValues'
+# --no-tests=error: a build whose GoogleTest went missing (CMakeLists.txt then leaves the tests
+# out) must not pass.
+(cd build-ci && ctest --parallel "$jobs" --output-on-failure --timeout 1200 --no-tests=error \
+  -E 'FourVersusThree|HistoryValues')

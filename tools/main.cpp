@@ -19,6 +19,7 @@ int run_index(const std::vector<std::string>& args);
 int run_subspaces(const std::vector<std::string>& args);
 int run_serve(const std::vector<std::string>& args);
 int run_play(const std::vector<std::string>& args);
+extern const char* const kVersion;  // tools/version.cmake
 
 constexpr Command kCommands[] = {
     {"show", "draw a position and list its legal moves", run_show},
@@ -38,7 +39,8 @@ constexpr Command kCommands[] = {
 namespace {
 
 void usage(std::ostream& out) {
-  out << "usage: morabaraba <command> [options]   (morabaraba <command> --help for details)\n\n"
+  out << "usage: morabaraba <command> [options]   (morabaraba <command> --help for details)\n"
+         "       morabaraba --version\n\n"
          "Solver and endgame databases for Morabaraba.\n\ncommands:\n";
   for (const auto& c : mora::tools::kCommands)
     out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << '\n';
@@ -54,6 +56,10 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     usage(std::cout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::cout << "morabaraba " << mora::tools::kVersion << '\n';
     return 0;
   }
   for (const auto& c : mora::tools::kCommands) {
