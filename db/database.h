@@ -118,7 +118,7 @@ class Database {
 // part, quickest win, draws, slowest loss.
 bool better(const ProbeResult& a, const ProbeResult& b);
 
-// The answer for a count from the entry at count 0 (see RULES.md, "What the solver computes").
+// The answer for a count from the entry at count 0 (see docs/RULES.md, "What the solver computes").
 // `counted`: whether the count runs at the position (Game::ply_counts); where it does not, as
 // for placing positions of presets that count moving-phase plies only, the entry stands as it
 // is.

@@ -1,6 +1,6 @@
 /* The C interface of the Morabaraba endgame databases (libmorabaraba).
  *
- * Positions go in and moves come out as the text of RULES.md ("Notation"): a position string
+ * Positions go in and moves come out as the text of docs/RULES.md ("Notation"): a position string
  * is "<outer>/<middle>/<inner> <side> <white in hand> <black in hand> <count>", a move "d6",
  * "a1-a4" or "b4-b2xf4". Values are from the side to move. A database of the Koti board
  * (rules "koti") takes the centre as a fourth part of the board field, "<outer>/<middle>/

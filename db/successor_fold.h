@@ -1,5 +1,5 @@
 // A position's values from its successors' stored values, straight from the definitions in
-// RULES.md ("What the solver computes"): the forward step that the placing solver takes for
+// docs/RULES.md ("What the solver computes"): the forward step that the placing solver takes for
 // every placing position and the verifier for every stored one.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The bars of the history presets (RULES.md, "The history rules of mssa-1 and house-003"):
+// The bars of the history presets (docs/RULES.md, "The history rules of mssa-1 and house-003"):
 // what a player's turn may not do because its previous turn moved a cow out of a mill into a
 // new one. A bar constrains exactly one turn of its player.
 #pragma once

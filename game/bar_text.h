@@ -1,4 +1,4 @@
-// The bar fields of a position string (RULES.md): `bar:w:d1-d2-d3` (barred lines, mssa-1; two
+// The bar fields of a position string (docs/RULES.md): `bar:w:d1-d2-d3` (barred lines, mssa-1; two
 // as `bar:w:d1-d2-d3,a1-d1-g1`) and `bar:b:b4-b6` (a barred move, house-003: the cow on b4
 // may not move to b6), and the checks that a position's bars could have arisen.
 #pragma once

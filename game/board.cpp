@@ -8,7 +8,7 @@
 namespace mora {
 namespace {
 
-// Storage order: the order of the position string (RULES.md), ring by ring from the
+// Storage order: the order of the position string (docs/RULES.md), ring by ring from the
 // top-left corner clockwise. A quarter turn is then a rotation of each ring byte by two bits.
 // The Koti board's centre comes last, so that the other 24 points keep their bits.
 constexpr std::array<std::string_view, 25> kPointNames = {

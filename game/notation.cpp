@@ -11,7 +11,7 @@
 namespace mora {
 namespace {
 
-// The board of RULES.md with a '*' where each point is drawn, ranks on the left and files
+// The board of docs/RULES.md with a '*' where each point is drawn, ranks on the left and files
 // below. The points are listed in the order their '*' appear (reading order).
 constexpr std::string_view kDiagram =
     "7  * ----------- * ----------- *\n"
@@ -32,7 +32,7 @@ constexpr std::array<std::string_view, 24> kDiagramPoints = {
     "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
     "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"};
 
-// The Koti board of RULES.md: the centre joined along column d and rank 4, half diagonals.
+// The Koti board of docs/RULES.md: the centre joined along column d and rank 4, half diagonals.
 constexpr std::string_view kKotiDiagram =
     "7  * ----------- * ----------- *\n"
     "   | \\           |           / |\n"

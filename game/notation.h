@@ -1,6 +1,6 @@
 // Text forms: point names, plies (`d6`, `a1-a4`, `d6xg7`, `b4-b2xf4`, `d6xg7xa1`, `d6x-` for a
-// declined shot), and the position string of RULES.md. Parsing failures throw ParseError naming
-// what is wrong.
+// declined shot), and the position string of docs/RULES.md. Parsing failures throw ParseError
+// naming what is wrong.
 #pragma once
 
 #include <stdexcept>
@@ -34,7 +34,7 @@ Position parse_position(std::string_view text, int cows_per_player = 12,
 void validate_position(const Position& pos, int cows_per_player = 12,
                        const Board& board = Board::morabaraba());
 
-// The board diagram of RULES.md with the cows drawn in (W, B, '.' for an empty point), ranks
+// The board diagram of docs/RULES.md with the cows drawn in (W, B, '.' for an empty point), ranks
 // and files on its edges, then the side to move and the cows of each colour.
 std::string diagram(const Board& board, const Position& pos);
 

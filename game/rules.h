@@ -1,4 +1,4 @@
-// Rule options and the named presets of RULES.md. Rules are plain values: the move generator,
+// Rule options and the named presets of docs/RULES.md. Rules are plain values: the move generator,
 // the solver and the table headers all read the same fields.
 #pragma once
 
@@ -29,7 +29,7 @@ enum class MillReforming : std::uint8_t {
 // The board a rule set is played on; the numbers are stored in table headers.
 enum class BoardKind : std::uint8_t {
   kTraditional = 0,  // 24 points with the diagonals
-  kKoti = 1,         // Lesotho's 25 points with the centre (RULES.md, "The Koti board")
+  kKoti = 1,         // Lesotho's 25 points with the centre (docs/RULES.md, "The Koti board")
 };
 
 struct Rules {

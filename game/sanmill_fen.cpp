@@ -16,7 +16,7 @@
 //      for Sanmill's mill-reforming options, which the rules here do not have
 //   15 rule50: plies since the last shot or placement   16 the full-move number, from 1
 //
-// Sanmill's rule50 restarts at every placement, whereas our count (RULES.md rule 9) runs
+// Sanmill's rule50 restarts at every placement, whereas our count (docs/RULES.md rule 9) runs
 // through placing; we write our count there so a round trip keeps it. The move number is not
 // part of our positions: we write the smallest one consistent with the cows placed.
 #include "game/sanmill_fen.h"

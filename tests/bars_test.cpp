@@ -1,4 +1,4 @@
-// The history rules of mssa-1 and house-003 (RULES.md): the bars a turn sets and the next
+// The history rules of mssa-1 and house-003 (docs/RULES.md): the bars a turn sets and the next
 // turn honours, the declined shot, their position-string fields and the errors for bars that
 // cannot be, and perft from positions with bars.
 #include <gtest/gtest.h>

@@ -174,7 +174,7 @@ TEST(CApi, ReportsErrors) {
 constexpr const char* kHerd3Start = "......../......../........ w 3 3 0";
 
 // The position after White places a cow at `point` from the start of herd 3. The rings list
-// their points from the top-left corner clockwise (RULES.md, "Notation").
+// their points from the top-left corner clockwise (docs/RULES.md, "Notation").
 std::string after_placing(const std::string& point) {
   static const std::string kPoints = "a7d7g7g4g1d1a1a4b6d6f6f4f2d2b2b4c5d5e5e4e3d3c3c4";
   std::string board(24, '.');

@@ -1,4 +1,4 @@
-// The Koti board and preset (RULES.md, "The Koti board"): its geometry, the pass, shots of any
+// The Koti board and preset (docs/RULES.md, "The Koti board"): its geometry, the pass, shots of any
 // cow, the centre lines, the position string's centre field, and perft counted by hand.
 #include <gtest/gtest.h>
 

@@ -46,7 +46,7 @@ inline std::filesystem::path probe_db(const std::string& rules) {
   return std::filesystem::path(root) / rules;
 }
 
-// Position strings (RULES.md) of the moving phase with `cows` a side, either side to move, and
+// Position strings (docs/RULES.md) of the moving phase with `cows` a side, either side to move, and
 // counts around the ply limit.
 inline std::vector<std::string> random_positions(std::mt19937& rng, int n, int cows = 3) {
   static constexpr int kCounts[] = {0, 0, 1, 30, 55, 59, 60};

@@ -362,7 +362,7 @@ TEST(Probe, ThreadsGetTheSingleThreadedAnswers) {
 
 // The whole game of herd 3 by forward search: a placing position's value from its moves'
 // successors, down to the moving phase read from the database's 3v3 table. This computes the
-// placing tables again from the definitions in RULES.md, sharing only move generation and the
+// placing tables again from the definitions in docs/RULES.md, sharing only move generation and the
 // moving-phase table with the solver (which fills each placing table from its successors'
 // tables). Memoised by board symmetry: placing positions from the start of herd 3 are fixed
 // by their cows (cows in hand and the count follow from the cows on the board).

@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, kPoints> kNames = {
     "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4",
     "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1", "d4"};
 
-// The 20 lines of RULES.md, each in order along the line.
+// The 20 lines of docs/RULES.md, each in order along the line.
 constexpr std::array<std::array<std::string_view, 3>, 20> kLineNames = {{
     {"a1", "d1", "g1"}, {"g1", "g4", "g7"}, {"g7", "d7", "a7"}, {"a7", "a4", "a1"},
     {"b2", "d2", "f2"}, {"f2", "f4", "f6"}, {"f6", "d6", "b6"}, {"b6", "b4", "b2"},
@@ -23,7 +23,7 @@ constexpr std::array<std::array<std::string_view, 3>, 20> kLineNames = {{
     {"a1", "b2", "c3"}, {"g1", "f2", "e3"}, {"g7", "f6", "e5"}, {"a7", "b6", "c5"},
 }};
 
-// The Koti board of RULES.md: the 12 square sides above, three in a row along column d and
+// The Koti board of docs/RULES.md: the 12 square sides above, three in a row along column d and
 // rank 4 through the centre d4, and the outer half diagonals, joined but on no line.
 constexpr std::array<std::array<std::string_view, 3>, 10> kKotiCentreLineNames = {{
     {"d7", "d6", "d5"},

@@ -1,6 +1,6 @@
 // A second, deliberately simple move generator, only for the tests: no bitboards and nothing
 // from game/ but the Rules values and the names of our points. Its board comes from its own
-// hand-written tables, its mills and shots straight from the wording of RULES.md, so that a
+// hand-written tables, its mills and shots straight from the wording of docs/RULES.md, so that a
 // disagreement with game/movegen points at a bug in one of the two.
 #pragma once
 

@@ -1,4 +1,4 @@
-// One test or more for each rule of RULES.md, on hand-made positions.
+// One test or more for each rule of docs/RULES.md, on hand-made positions.
 #include <gtest/gtest.h>
 
 #include <bit>

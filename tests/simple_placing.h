@@ -1,6 +1,6 @@
 // A deliberately simple solver of the placing phase for the tests, written apart from solver/
 // (no SuccessorFold, no indexer, no placing solver): raw positions (no symmetry), successors by
-// Game::generate and Game::make only, and values straight from the definitions in RULES.md
+// Game::generate and Game::make only, and values straight from the definitions in docs/RULES.md
 // ("What the solver computes", "The whole game: placing positions and herd size").
 //
 // Every placing ply puts a cow from a hand on the board, so the placing positions fall into

@@ -1,5 +1,5 @@
 // A deliberately simple solver for the tests: raw positions (no symmetry), forward move
-// generation only, and level-by-level sweeps straight from the definitions in RULES.md. It
+// generation only, and level-by-level sweeps straight from the definitions in docs/RULES.md. It
 // shares no code with the real solver beyond the move generator.
 //
 // Under the history presets (mssa-1, house-003) a position also holds the bars of both

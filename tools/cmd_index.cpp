@@ -11,7 +11,7 @@ namespace mora::tools {
 int run_index(const std::vector<std::string>& args) {
   po::options_description options("index options");
   options.add_options()("position,p", po::value<std::string>(),
-                        "position string (see RULES.md): print its subspace and index")(
+                        "position string (see docs/RULES.md): print its subspace and index")(
       "subspace,s", po::value<std::string>(), "subspace such as 8v8 or 8v7+3+2 (with --index)")(
       "index,i", po::value<std::uint64_t>(), "index in the subspace: print its position");
   add_rules_option(options);

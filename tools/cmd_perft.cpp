@@ -11,7 +11,7 @@ int run_perft(const std::vector<std::string>& args) {
   po::options_description options("perft options");
   options.add_options()(
       "position,p", po::value<std::string>(),
-      "position string (see RULES.md); the start of the herd's game when not given")(
+      "position string (see docs/RULES.md); the start of the herd's game when not given")(
       "depth,d", po::value<int>()->required(), "depth in plies (1 or more)");
   add_rules_option(options);
   add_herd_option(options);

@@ -9,7 +9,7 @@ namespace mora::tools {
 namespace {
 
 constexpr const char* kHelp =
-    "Type a move in the notation of RULES.md: a placement 'd6', a step or flight 'a1-a4',\n"
+    "Type a move in the notation of docs/RULES.md: a placement 'd6', a step or flight 'a1-a4',\n"
     "with the cow shot after a mill 'd6xg7' or 'b4-b2xf4'. Other commands:\n"
     "  value   the value of the position for you\n"
     "  hint    the best move\n"
@@ -145,8 +145,8 @@ int run_play(const std::vector<std::string>& args) {
   auto vm = parse("play",
                   "--db DIR [--side white|black] [--position P]\n\n"
                   "A game in the terminal against perfect play from the database. Moves are\n"
-                  "typed in the notation of RULES.md; 'help' lists the other commands: value,\n"
-                  "hint, moves (the legal moves), back (take a move back) and quit.",
+                  "typed in the notation of docs/RULES.md; 'help' lists the other commands:\n"
+                  "value, hint, moves (the legal moves), back (take a move back) and quit.",
                   options, args);
   if (!vm) return 0;
   const std::string side = (*vm)["side"].as<std::string>();

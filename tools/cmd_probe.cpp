@@ -23,12 +23,13 @@ int run_probe(const std::vector<std::string>& args) {
                                            "positions (else one per line on stdin)");
   po::positional_options_description positional;
   positional.add("position", -1);
-  auto vm = parse("probe",
-                  "--db DIR [--json] [--moves] [--line [--pure]] [POSITION ...]\n\n"
-                  "Looks positions up in a solved database. A position is a position string\n"
-                  "(RULES.md), quoted as one argument; without positions, reads one per line.\n"
-                  "A bad line gets an error for that line and the batch goes on.",
-                  options, args, &positional);
+  auto vm =
+      parse("probe",
+            "--db DIR [--json] [--moves] [--line [--pure]] [POSITION ...]\n\n"
+            "Looks positions up in a solved database. A position is a position string\n"
+            "(docs/RULES.md), quoted as one argument; without positions, reads one per line.\n"
+            "A bad line gets an error for that line and the batch goes on.",
+            options, args, &positional);
   if (!vm) return 0;
   const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const Database db(folders);

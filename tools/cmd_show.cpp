@@ -30,7 +30,8 @@ void print_moves(const Board& board, const MoveList& list) {
 
 int run_show(const std::vector<std::string>& args) {
   po::options_description options("show options");
-  options.add_options()("position,p", po::value<std::string>(), "position string (see RULES.md)")(
+  options.add_options()("position,p", po::value<std::string>(),
+                        "position string (see docs/RULES.md)")(
       "sanmill", po::value<std::string>(), "the position as a Sanmill FEN instead");
   add_rules_option(options);
   add_herd_option(options);
