@@ -67,7 +67,7 @@ enum class TableStream : std::uint8_t {
 constexpr int kNumTableStreams = 4;
 
 // Compression knobs of the writer; readers take whatever a file says. The defaults are the
-// trade-off measured in bench/README.md ("Table format").
+// trade-off measured in bench/README.md ("Block size and zstd level").
 struct TableTuning {
   std::uint32_t value_block_positions = 1u << 12;     // kWdl and kRuleFlag
   std::uint32_t distance_block_positions = 1u << 12;  // kDistance and kPliesToMill
