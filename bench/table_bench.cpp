@@ -1,6 +1,6 @@
 // Table format trade-offs on synthetic data shaped like solved tables (bench/README.md,
-// "Block size and zstd level"): compressed size per stream and write/read speed for block sizes x zstd
-// levels, and warm probe throughput with the default tuning.
+// "Block size and zstd level"): compressed size per stream and write/read speed for block sizes x
+// zstd levels, and warm probe throughput with the default tuning.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 

@@ -46,7 +46,8 @@ struct TableWriter::Impl {
   // zstd at `level`, from kTunedLevel on with matches of 6 bytes or more and, for the 2-bit
   // value codes (`shallow`), the shallowest match search. On these blocks of a few KiB that
   // compresses as small as the level's own settings in half the time or less (bench/README.md,
-  // "Block size and zstd level"); a shallow search would cost the distances of one-sided tables 5 %.
+  // "Block size and zstd level"); a shallow search would cost the distances of one-sided
+  // tables 5 %.
   std::size_t compress(int level, bool shallow) {
     ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
     std::size_t n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
