@@ -74,7 +74,7 @@ void validate_move(const Board& board, const Position& pos, Color c, const Bar& 
   const Bitboard own = pos.cows[c];
   if (!(own & bit(bar.from)))
     throw ParseError(who + "'s barred move " + move + " starts where no " + who + " cow stands");
-  // Breaking a mill and forming another takes four cows or more, so the cow slid.
+  // Breaking a mill and forming another takes five cows (docs/HISTORY.md): the cow slid.
   if (!(board.neighbours(bar.from) & bit(bar.to)))
     throw ParseError(who + "'s barred move " + move +
                      " is not between neighbours, as the move back of a slide is");

@@ -1,6 +1,6 @@
 // Values under the history presets (mssa-1, house-003) from the simple solver, against the
 // same rules without bars and with the shot mandatory. On 3v3 no bar can arise (a mill broken
-// to form another takes four cows) and a mill wins at once, so the values must be those of the
+// to form another takes five cows) and a mill wins at once, so the values must be those of the
 // rules without them; on 4v3 and 3v4 the test counts what the bars and the declined shot
 // change (bench/README.md), and is left out of CI with the other FourVersusThree tests.
 #include <gtest/gtest.h>
