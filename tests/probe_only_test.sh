@@ -45,6 +45,10 @@ if [ -e "$work/prefix/bin" ]; then
 fi
 
 pc_dir=$(dirname "$(find "$work/prefix" -name morabaraba.pc)")
+if [ -z "$(find "$work/prefix" -name morabarabaConfig.cmake)" ]; then
+  echo "the probe-only install has no CMake package (morabarabaConfig.cmake)" >&2
+  exit 1
+fi
 cc -std=c11 -Wall -Wextra -Werror "$src/tests/probe_only/probe.c" -o "$work/probe" \
   $(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs morabaraba)
 # The installed library is found through LD_LIBRARY_PATH until the .pc file and the CMake
