@@ -12,16 +12,17 @@ work=${1:-$(mktemp -d)}
 [ $# -ge 1 ] || trap 'rm -rf "$work"' EXIT
 rm -rf "$work/build" "$work/prefix" && mkdir -p "$work"
 
-launcher=()
+build_options=()
+if command -v ninja >/dev/null; then build_options+=(-G Ninja); fi  # else cmake's default, make
 if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  build_options+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 disabled=()
 for pkg in OpenMP Threads Boost nlohmann_json GTest benchmark MPI; do
   disabled+=(-DCMAKE_DISABLE_FIND_PACKAGE_$pkg=ON)
 done
 cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DMORABARABA_PROBE_ONLY=ON \
-  -DMORABARABA_WERROR=ON "${launcher[@]}" "${disabled[@]}" \
+  -DMORABARABA_WERROR=ON "${build_options[@]}" "${disabled[@]}" \
   --no-warn-unused-cli --trace-expand --trace-redirect="$work/trace.txt" >"$work/configure.log"
 
 # The searches the project's own CMake files make (lines of the trace that name a file of
