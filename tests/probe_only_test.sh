@@ -2,9 +2,10 @@
 # The build for app authors (README, "Probing from C and Python"): in a clean folder, configure
 # with MORABARABA_PROBE_ONLY=ON, build, install into a temporary prefix, then compile a C
 # program against the installed library through pkg-config and probe a committed table
-# (tests/data/v2, house rules, m+o <= 8). The configure must look for nothing but pkg-config,
-# zstd and xxHash: the other packages are disabled (a REQUIRED search for one of them would
-# fail), and its trace must show no other find_package or pkg_check_modules.
+# (tests/data/v2, house rules, m+o <= 8), and build a C++ program that takes the source tree in
+# with add_subdirectory and probes the same position. The configure must look for nothing but
+# pkg-config, zstd and xxHash: the other packages are disabled (a REQUIRED search for one of them
+# would fail), and its trace must show no other find_package or pkg_check_modules.
 # Usage: probe_only_test.sh [WORK_DIR]   (default: a temporary folder, removed afterwards)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,4 +61,16 @@ if [ "$got" != "win 3 a7-g4" ]; then
   echo "probe through the installed library: expected 'win 3 a7-g4', got '$got'" >&2
   exit 1
 fi
-echo "probe-only build installed; the C program linked through pkg-config probed $got"
+
+# The C++ interface, through add_subdirectory of the source tree (no install).
+cmake -S "$src/tests/probe_only" -B "$work/cxx" -DCMAKE_BUILD_TYPE=Release \
+  -DMORABARABA_SOURCE_DIR="$src" "${build_options[@]}" "${disabled[@]}" --no-warn-unused-cli \
+  >"$work/cxx-configure.log"
+cmake --build "$work/cxx" --parallel "$(nproc)" >"$work/cxx-build.log"
+got_cxx=$("$work/cxx/probe_cxx" "$src/tests/data/v2" "WWW...../.B....B./.....B.. w 0 0 0")
+if [ "$got_cxx" != "$got" ]; then
+  echo "probe through the C++ interface: expected '$got', got '$got_cxx'" >&2
+  exit 1
+fi
+echo "probe-only build installed; the C program (pkg-config) and the C++ one (add_subdirectory)" \
+  "probed $got"
