@@ -7,8 +7,8 @@
 # ctest -R FourVersusThree. So do the simple solver's runs of the history presets (HistoryValues:
 # 3v3 alike under mssa-1 and house-003 takes minutes). Between the two, the build for app
 # authors (MORABARABA_PROBE_ONLY) in a clean folder, installed and linked by a C program through
-# pkg-config, and a C++ program on it through add_subdirectory (tests/probe_only_test.sh, about a minute of CPU); ctest comes last, so that
-# its summary closes the output.
+# pkg-config, and a C++ program on it through add_subdirectory (tests/probe_only_test.sh, about
+# a minute of CPU); ctest comes last, so that its summary closes the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
