@@ -16,6 +16,7 @@
 #include "db/durable_file.h"
 #include "db/table.h"
 #include "solver/checkpoint.h"
+#include "solver/chunks.h"
 #include "solver/placing_solver.h"
 #include "solver/resource_usage.h"
 #include "solver/unit_solver.h"
@@ -24,7 +25,6 @@ namespace mora::solver {
 namespace {
 
 constexpr int kMinCows = 3;
-constexpr std::uint64_t kReadChunk = 1 << 20;
 
 std::vector<Subspace> sides_of(Subspace unit) {
   std::vector<Subspace> sides{unit};
@@ -54,17 +54,25 @@ std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesyst
   const bool rule = game.rules().ply_limit > 0;
   t->pure.resize(n);
   if (rule) t->rule.resize(n);
-  std::vector<Entry> chunk;
-  for (std::uint64_t begin = 0; begin < n; begin += kReadChunk) {
-    chunk.resize(std::min(kReadChunk, n - begin));
+  // Decompressing is most of loading a table: on every thread.
+  for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
+    thread_local std::vector<Entry> chunk;
+    chunk.resize(end - begin);
     reader.read(begin, chunk);
     for (std::size_t k = 0; k < chunk.size(); ++k) {
       const Entry& e = chunk[k];
       t->pure[begin + k] = exit_state(e);
       if (rule) t->rule[begin + k] = exit_class(e);
     }
-  }
+  });
   return t;
+}
+
+// Writers compress on the threads that `sides` tables written at once leave them.
+TableTuning writer_tuning(int sides) {
+  TableTuning tuning;
+  tuning.threads = std::max(1, omp_get_max_threads() / sides);
+  return tuning;
 }
 
 }  // namespace
@@ -179,7 +187,8 @@ UnitReport solve_placing_unit(const std::filesystem::path& folder, const Game& g
   const std::vector<Entry> entries = solve_placing(game, unit, successors, progress);
   const Rules& rules = game.rules();
   TableWriter writer(folder / table_file_name(unit),
-                     TableHeader{rules, unit, entries.size(), rules.ply_limit > 0});
+                     TableHeader{rules, unit, entries.size(), rules.ply_limit > 0},
+                     writer_tuning(1));
   writer.append(entries);
   writer.finish();
   report.positions = entries.size();
@@ -218,7 +227,8 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
     try {
       const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0,
                                solver.has_barred()};
-      TableWriter writer(folder / table_file_name(solver.subspace(s)), header);
+      TableWriter writer(folder / table_file_name(solver.subspace(s)), header,
+                         writer_tuning(solver.num_sides()));
       solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
       if (solver.has_barred()) {
         std::vector<BarredEntry> barred = solver.barred_entries(s);
