@@ -1,5 +1,6 @@
 #include "solver/placing_solver.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -12,6 +13,13 @@
 
 namespace mora::solver {
 namespace {
+
+// Positions between two safe points: an eighth of the subspace, so that small subspaces have
+// safe points too, but at most a second or two of work on large ones, and enough chunks that
+// the threads rarely wait for each other at the end of a segment.
+std::uint64_t segment_positions(std::uint64_t size) {
+  return std::clamp<std::uint64_t>(size / 8 / kChunk * kChunk, kChunk, kChunk << 8);
+}
 
 // Shots a placement can take: none, one, or two for a double mill where the rules say so.
 constexpr int kMaxShots = 2;
@@ -49,8 +57,9 @@ std::vector<Subspace> placing_successors(const Rules& rules, Subspace s) {
   return out;
 }
 
-std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTables& successors,
-                                 Progress& progress) {
+void solve_placing(const Game& game, Subspace s, const DecodedTables& successors,
+                   std::span<Entry> out, std::uint64_t from, Progress& progress,
+                   const std::function<void(std::uint64_t)>& reached) {
   const Board& board = game.board();
   const SubspaceIndex index(board, s);
   std::array<const DecodedTable*, kMaxShots + 1> table_by_shots{};
@@ -103,7 +112,9 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
         __builtin_prefetch(&table_by_shots[k]->entries[b.indices[j]]);
     }
   };
-  std::vector<Entry> out(index.size());
+  if (out.size() != index.size())
+    throw std::invalid_argument("placing " + s.name() + ": " + std::to_string(out.size()) +
+                                " entries for " + std::to_string(index.size()) + " positions");
   auto fold = [&](Pending& p) {
     for (int k = 0; k <= kMaxShots; ++k) {
       const SuccessorBatch& b = p.batches[k];
@@ -113,19 +124,24 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
     out[p.i] = p.fold.result();
   };
 
-  progress.begin("placing " + s.name(), index.size());
-  for_chunks(index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-    std::array<Pending, 2> pending;
-    for (std::uint64_t i = begin; i < end; ++i) {
-      gather(pending[i & 1], i);
-      if (i > begin) fold(pending[(i - 1) & 1]);
-    }
-    fold(pending[(end - 1) & 1]);
-    progress.advance(end - begin);
-  });
-  if (inconsistent)
-    throw std::logic_error("a placement of " + s.name() + " has no successor table");
-  return out;
+  progress.begin("placing " + s.name(), index.size() - from);
+  const std::uint64_t segment = segment_positions(index.size());
+  for (std::uint64_t first = from; first < index.size(); first += segment) {
+    const std::uint64_t last = std::min<std::uint64_t>(index.size(), first + segment);
+    for_chunks(last - first, [&](std::uint64_t begin, std::uint64_t end) {
+      begin += first, end += first;
+      std::array<Pending, 2> pending;
+      for (std::uint64_t i = begin; i < end; ++i) {
+        gather(pending[i & 1], i);
+        if (i > begin) fold(pending[(i - 1) & 1]);
+      }
+      fold(pending[(end - 1) & 1]);
+      progress.advance(end - begin);
+    });
+    if (inconsistent)
+      throw std::logic_error("a placement of " + s.name() + " has no successor table");
+    reached(last);
+  }
 }
 
 }  // namespace mora::solver

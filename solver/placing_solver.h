@@ -4,6 +4,9 @@
 // placement leads into the moving-phase tables.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "db/table.h"
@@ -18,9 +21,12 @@ namespace mora::solver {
 // other side's cows are shot, and the other side is to move.
 std::vector<Subspace> placing_successors(const Rules& rules, Subspace s);
 
-// The values of every position of placing subspace `s`, by index; `successors` must hold the
-// table of every subspace of placing_successors(s).
-std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTables& successors,
-                                 Progress& progress);
+// Fills out[from, size) with the values of the positions of placing subspace `s`, by index
+// (out.size() == SubspaceIndex(s).size()); `successors` must hold the table of every subspace
+// of placing_successors(s). The work goes in segments, in index order: after each one,
+// `reached(i)` is called with out[0, i) all computed, a safe point to save them at.
+void solve_placing(const Game& game, Subspace s, const DecodedTables& successors,
+                   std::span<Entry> out, std::uint64_t from, Progress& progress,
+                   const std::function<void(std::uint64_t)>& reached);
 
 }  // namespace mora::solver

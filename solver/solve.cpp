@@ -177,20 +177,57 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
 
 namespace {
 
-UnitReport solve_placing_unit(const std::filesystem::path& folder, const Game& game, Subspace unit,
+// A placing unit's checkpoint holds its entries from index 0 to a safe point, a whole number
+// of chunks (`next_layer` counts them: placing has no layers).
+std::uint64_t resume_placing(const std::filesystem::path& file, const Rules& rules, Subspace unit,
+                             std::span<Entry> entries, UnitReport& report) {
+  const auto header = read_checkpoint_header(file);
+  if (!header) return 0;
+  const std::uint64_t done = static_cast<std::uint64_t>(header->next_layer) * kChunk;
+  std::string why = "it holds more positions than the subspace";
+  if (done < entries.size() &&
+      load_checkpoint(file, rules.fingerprint(), unit,
+                      {std::as_writable_bytes(entries.first(done))}, why)) {
+    report.resumed_from = "position " + std::to_string(done);
+    return done;
+  }
+  std::fprintf(stderr, "warning: %s: %s; solving the unit from the start\n", file.c_str(),
+               why.c_str());
+  return 0;
+}
+
+UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Subspace unit,
                               Progress& progress) {
+  const std::filesystem::path& folder = options.folder;
+  const Rules& rules = game.rules();
   UnitReport report;
   report.unit = unit;
   DecodedTables successors;
-  for (Subspace child : placing_successors(game.rules(), unit))
+  for (Subspace child : placing_successors(rules, unit))
     successors.load(game.board(), TableReader(folder / table_file_name(child)));
-  const std::vector<Entry> entries = solve_placing(game, unit, successors, progress);
-  const Rules& rules = game.rules();
+  std::vector<Entry> entries(SubspaceIndex(game.board(), unit).size());
+  const std::filesystem::path checkpoint = checkpoint_file(folder, unit);
+  const std::uint64_t from = resume_placing(checkpoint, rules, unit, entries, report);
+  CheckpointTimer timer(options.checkpoint_seconds);
+  solve_placing(game, unit, successors, entries, from, progress, [&](std::uint64_t done) {
+    if (done == entries.size() || !timer.due()) return;
+    try {
+      save_checkpoint(checkpoint,
+                      {rules.fingerprint(), unit, 0, static_cast<std::int32_t>(done / kChunk), 0},
+                      {std::as_bytes(std::span(entries).first(done))});
+      report.checkpoint_bytes = std::max(report.checkpoint_bytes, done * sizeof(Entry));
+    } catch (const IoError& e) {
+      // The unit can still finish without it; the previous checkpoint, if any, stays.
+      std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
+    }
+    timer.restart();
+  });
   TableWriter writer(folder / table_file_name(unit),
                      TableHeader{rules, unit, entries.size(), rules.ply_limit > 0},
                      writer_tuning(1));
   writer.append(entries);
   writer.finish();
+  remove_scratch_files(folder, unit);
   report.positions = entries.size();
   report.state_bytes = entries.size() * sizeof(Entry);
   report.exit_bytes = successors.bytes();
@@ -263,7 +300,7 @@ UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& prog
   UnitReport report;
   try {
     report = unit.moving_phase() ? solve_moving_unit(options, game, unit, progress)
-                                 : solve_placing_unit(options.folder, game, unit, progress);
+                                 : solve_placing_unit(options, game, unit, progress);
   } catch (const IoError& e) {
     throw IoError(std::string(e.what()) + "\n" + kHowToContinue);
   } catch (const TableError& e) {
