@@ -21,12 +21,17 @@ namespace mora::solver {
 // other side's cows are shot, and the other side is to move.
 std::vector<Subspace> placing_successors(const Rules& rules, Subspace s);
 
-// Fills out[from, size) with the values of the positions of placing subspace `s`, by index
-// (out.size() == SubspaceIndex(s).size()); `successors` must hold the table of every subspace
-// of placing_successors(s). The work goes in segments, in index order: after each one,
-// `reached(i)` is called with out[0, i) all computed, a safe point to save them at.
+// The positions of placing subspace `s` are solved in groups, by the other side's cows
+// (indexing/other_major.h): that many.
+std::uint32_t placing_groups(const Board& board, Subspace s);
+
+// Writes into `out`, by index (out.size() == SubspaceIndex(s).size()), the values of the
+// positions of groups [from, placing_groups(s)) of placing subspace `s`; `successors` must hold
+// the table of every subspace of placing_successors(s). The groups go in segments, in order:
+// after each one, `reached(g)` is called with the positions of groups [0, g) all written, a
+// safe point to save `out` at.
 void solve_placing(const Game& game, Subspace s, const DecodedTables& successors,
-                   std::span<Entry> out, std::uint64_t from, Progress& progress,
-                   const std::function<void(std::uint64_t)>& reached);
+                   std::span<Entry> out, std::uint32_t from, Progress& progress,
+                   const std::function<void(std::uint32_t)>& reached);
 
 }  // namespace mora::solver

@@ -177,19 +177,20 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
 
 namespace {
 
-// A placing unit's checkpoint holds its entries from index 0 to a safe point, a whole number
-// of chunks (`next_layer` counts them: placing has no layers).
-std::uint64_t resume_placing(const std::filesystem::path& file, const Rules& rules, Subspace unit,
+// A placing unit's checkpoint holds its entries, written for the groups before `next_layer`
+// (placing has no layers) and undefined for the others.
+std::uint32_t resume_placing(const std::filesystem::path& file, const Game& game, Subspace unit,
                              std::span<Entry> entries, UnitReport& report) {
   const auto header = read_checkpoint_header(file);
   if (!header) return 0;
-  const std::uint64_t done = static_cast<std::uint64_t>(header->next_layer) * kChunk;
-  std::string why = "it holds more positions than the subspace";
-  if (done < entries.size() &&
-      load_checkpoint(file, rules.fingerprint(), unit,
-                      {std::as_writable_bytes(entries.first(done))}, why)) {
-    report.resumed_from = "position " + std::to_string(done);
-    return done;
+  const auto groups = static_cast<std::int64_t>(placing_groups(game.board(), unit));
+  std::string why = "it names a group outside the subspace";
+  if (header->next_layer >= 0 && header->next_layer < groups &&
+      load_checkpoint(file, game.rules().fingerprint(), unit, {std::as_writable_bytes(entries)},
+                      why)) {
+    report.resumed_from =
+        "group " + std::to_string(header->next_layer) + " of " + std::to_string(groups);
+    return static_cast<std::uint32_t>(header->next_layer);
   }
   std::fprintf(stderr, "warning: %s: %s; solving the unit from the start\n", file.c_str(),
                why.c_str());
@@ -207,15 +208,16 @@ UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Sub
     successors.load(game.board(), TableReader(folder / table_file_name(child)));
   std::vector<Entry> entries(SubspaceIndex(game.board(), unit).size());
   const std::filesystem::path checkpoint = checkpoint_file(folder, unit);
-  const std::uint64_t from = resume_placing(checkpoint, rules, unit, entries, report);
+  const std::uint32_t from = resume_placing(checkpoint, game, unit, entries, report);
+  const std::uint32_t groups = placing_groups(game.board(), unit);
   CheckpointTimer timer(options.checkpoint_seconds);
-  solve_placing(game, unit, successors, entries, from, progress, [&](std::uint64_t done) {
-    if (done == entries.size() || !timer.due()) return;
+  solve_placing(game, unit, successors, entries, from, progress, [&](std::uint32_t done) {
+    if (done == groups || !timer.due()) return;
     try {
       save_checkpoint(checkpoint,
-                      {rules.fingerprint(), unit, 0, static_cast<std::int32_t>(done / kChunk), 0},
-                      {std::as_bytes(std::span(entries).first(done))});
-      report.checkpoint_bytes = std::max(report.checkpoint_bytes, done * sizeof(Entry));
+                      {rules.fingerprint(), unit, 0, static_cast<std::int32_t>(done), 0},
+                      {std::as_bytes(std::span(entries))});
+      report.checkpoint_bytes = std::max(report.checkpoint_bytes, entries.size() * sizeof(Entry));
     } catch (const IoError& e) {
       // The unit can still finish without it; the previous checkpoint, if any, stays.
       std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());

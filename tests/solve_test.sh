@@ -78,7 +78,7 @@ check_restart() {
   if [ "$mode" = kill-checkpoint ]; then
     grep -q "resumed from its checkpoint" "$db.log" || fail "the second run did not resume"
   elif [ "$mode" = kill-placing-checkpoint ]; then
-    grep -q "+.*resumed from its checkpoint at the position" "$db.log" ||
+    grep -q "+.*resumed from its checkpoint at the group" "$db.log" ||
       fail "the second run did not resume the placing subspace"
   else
     grep -Eq "[1-9][0-9]* were finished before" "$db.log" ||
