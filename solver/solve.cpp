@@ -26,6 +26,20 @@ namespace {
 
 constexpr int kMinCows = 3;
 
+// Seconds between laps, for the report's split of a unit's time.
+class Stopwatch {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return seconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 std::vector<Subspace> sides_of(Subspace unit) {
   std::vector<Subspace> sides{unit};
   if (unit.moving_phase() && unit.mover != unit.other)
@@ -203,9 +217,11 @@ UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Sub
   const Rules& rules = game.rules();
   UnitReport report;
   report.unit = unit;
+  Stopwatch clock;
   DecodedTables successors;
   for (Subspace child : placing_successors(rules, unit))
     successors.load(game.board(), TableReader(folder / table_file_name(child)));
+  report.read_seconds = clock.lap();
   std::vector<Entry> entries(SubspaceIndex(game.board(), unit).size());
   const std::filesystem::path checkpoint = checkpoint_file(folder, unit);
   const std::uint32_t from = resume_placing(checkpoint, game, unit, entries, report);
@@ -224,11 +240,13 @@ UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Sub
     }
     timer.restart();
   });
+  clock.lap();
   TableWriter writer(folder / table_file_name(unit),
                      TableHeader{rules, unit, entries.size(), rules.ply_limit > 0},
                      writer_tuning(1));
   writer.append(entries);
   writer.finish();
+  report.write_seconds = clock.lap();
   remove_scratch_files(folder, unit);
   report.positions = entries.size();
   report.state_bytes = entries.size() * sizeof(Entry);
@@ -247,10 +265,12 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   const Rules& rules = game.rules();
   UnitReport report;
   report.unit = unit;
+  Stopwatch clock;
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
       exits.add(load_exit_table(game, folder / table_file_name(e), e));
+  report.read_seconds = clock.lap();
   // The exits that set a bar are read through every finished table (docs/HISTORY.md).
   std::optional<Database> finished;
   if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty())
@@ -258,6 +278,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds,
                     finished ? &*finished : nullptr);
   solver.solve();
+  clock.lap();
   // The two sides' tables are written at once: compression is most of the writing, and would
   // otherwise leave a thread idle for the minutes a large unit's tables take.
   std::exception_ptr failure;
@@ -282,6 +303,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
     }
   }
   if (failure) std::rethrow_exception(failure);
+  report.write_seconds = clock.lap();
   for (int s = 0; s < solver.num_sides(); ++s) report.positions += solver.size(s);
   remove_scratch_files(folder, unit);
   report.state_bytes = solver.peak_state_bytes();
@@ -359,6 +381,7 @@ std::string describe(const UnitReport& r) {
        << r.cpu_seconds << " s, peak RSS " << r.peak_resident_bytes / (1 << 20) << " MiB, tables "
        << r.table_bytes / (1 << 20) << " MiB, state " << r.state_bytes / (1 << 20) << " MiB, exits "
        << r.exit_bytes / (1 << 20) << " MiB";
+  line << " (reading tables " << r.read_seconds << " s, writing " << r.write_seconds << " s)";
   if (r.barred_positions) line << ", barred nodes " << r.barred_positions;
   if (r.checkpoint_bytes) line << ", checkpoint " << r.checkpoint_bytes / (1 << 20) << " MiB";
   if (!r.resumed_from.empty()) line << ", resumed from its checkpoint at the " << r.resumed_from;

@@ -54,7 +54,9 @@ struct UnitReport {
   std::uint64_t positions = 0;
   std::uint64_t barred_positions = 0;  // mssa-1's barred nodes stored beside the positions
   double seconds = 0;
-  double cpu_seconds = 0;  // of every thread
+  double cpu_seconds = 0;    // of every thread
+  double read_seconds = 0;   // of `seconds`: decoding the tables the unit reads
+  double write_seconds = 0;  // of `seconds`: writing its tables
   std::uint64_t peak_resident_bytes = 0;
   std::uint64_t table_bytes = 0;  // of the tables written
   std::uint64_t state_bytes = 0;
