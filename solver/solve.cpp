@@ -138,8 +138,12 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
   std::vector<Subspace> ordered(units.begin(), units.end());
   // Exits lose cows, so fewer cows in all comes first; placings lead to fewer cows in hand
   // and finally into the moving phase, so they come after it, fewest cows in hand first.
+  // Within a number of cows in hand placing subspaces are independent, and go by the cows on
+  // the board so that neighbours share successor tables (mvo+1+0 reads ov(m+1), (o-1)v(m+1),
+  // and mv(o+1)+1+0 the first two of those again).
   auto key = [](Subspace s) {
-    return std::tuple(s.mover_in_hand + s.other_in_hand, s.mover + s.other);
+    return s.moving_phase() ? std::tuple(0, s.mover + s.other, 0)
+                            : std::tuple(s.mover_in_hand + s.other_in_hand, s.mover, s.other);
   };
   std::stable_sort(ordered.begin(), ordered.end(),
                    [&](Subspace a, Subspace b) { return key(a) < key(b); });
@@ -212,15 +216,17 @@ std::uint32_t resume_placing(const std::filesystem::path& file, const Game& game
 }
 
 UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Subspace unit,
-                              Progress& progress) {
+                              Progress& progress, DecodedTables& successors) {
   const std::filesystem::path& folder = options.folder;
   const Rules& rules = game.rules();
   UnitReport report;
   report.unit = unit;
   Stopwatch clock;
-  DecodedTables successors;
-  for (Subspace child : placing_successors(rules, unit))
-    successors.load(game.board(), TableReader(folder / table_file_name(child)));
+  const std::vector<Subspace> children = placing_successors(rules, unit);
+  successors.retain([&](Subspace s) { return std::ranges::count(children, s) > 0; });
+  for (Subspace child : children)
+    if (!successors.find(child))
+      successors.load(game.board(), TableReader(folder / table_file_name(child)));
   report.read_seconds = clock.lap();
   std::vector<Entry> entries(SubspaceIndex(game.board(), unit).size());
   const std::filesystem::path checkpoint = checkpoint_file(folder, unit);
@@ -315,7 +321,8 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
 
 }  // namespace
 
-UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress) {
+UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress,
+                      DecodedTables& decoded) {
   check_solvable(options.rules);
   const Game game(options.rules);
   const auto start = std::chrono::steady_clock::now();
@@ -323,8 +330,12 @@ UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& prog
   reset_peak_resident_bytes();
   UnitReport report;
   try {
-    report = unit.moving_phase() ? solve_moving_unit(options, game, unit, progress)
-                                 : solve_placing_unit(options, game, unit, progress);
+    if (unit.moving_phase()) {
+      decoded.retain([](Subspace) { return false; });
+      report = solve_moving_unit(options, game, unit, progress);
+    } else {
+      report = solve_placing_unit(options, game, unit, progress, decoded);
+    }
   } catch (const IoError& e) {
     throw IoError(std::string(e.what()) + "\n" + kHowToContinue);
   } catch (const TableError& e) {
@@ -403,6 +414,7 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
   log << std::count(finished.begin(), finished.end(), false) << " of " << units.size()
       << " units to solve (" << to_solve << " positions)" << std::endl;
   RunProgress run(to_solve);
+  DecodedTables decoded;
   for (std::size_t u = 0; u < units.size(); ++u) {
     std::ostringstream tag;
     tag << '[' << u + 1 << '/' << units.size() << "] ";
@@ -416,7 +428,7 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
       reports.push_back(skipped);
       continue;
     }
-    const UnitReport r = solve_unit(options, units[u], progress);
+    const UnitReport r = solve_unit(options, units[u], progress, decoded);
     log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     reports.push_back(r);
   }

@@ -11,6 +11,7 @@
 #include "game/movegen.h"
 #include "game/rules.h"
 #include "indexing/indexer.h"
+#include "solver/decoded_tables.h"
 #include "solver/progress.h"
 
 namespace mora::solver {
@@ -75,7 +76,11 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
                    std::ostream& log);
 // Solves one unit (moving or placing) whose dependencies are finished and writes its tables
 // (atomically, one file per subspace). An IoError or TableError says how to continue.
-UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress);
+// `decoded` carries decoded tables from one unit to the next: a placing unit takes those of
+// its successors from it and leaves them there (neighbouring placing units share most of
+// theirs), dropping the others; a moving unit empties it.
+UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress,
+                      DecodedTables& decoded);
 
 // One line on a solved unit: positions, time, rate, CPU time, memory, table bytes, checkpoint,
 // resumption.
