@@ -73,6 +73,8 @@ struct TableTuning {
   std::uint32_t distance_block_positions = 1u << 12;  // kDistance and kPliesToMill
   int value_level = 12;                               // zstd levels
   int distance_level = 12;
+  // Threads that compress blocks; the file is the same for any number.
+  int threads = 1;
 };
 
 // The file name of a subspace's table inside a database folder, e.g. "8v7.mtb".

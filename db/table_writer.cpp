@@ -3,8 +3,10 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <span>
+#include <thread>
 
 #include "db/durable_file.h"
 #include "db/table.h"
@@ -17,69 +19,127 @@ using namespace table_format;
 struct TableWriter::Impl {
   // The levels whose match search compress() tunes (zstd's binary-tree strategies).
   static constexpr int kTunedLevel = 10;
+  // Full blocks wait in memory until this many are queued over all streams, so that they are
+  // compressed on every thread at once: compression is most of a table's writing, and a
+  // placing unit writes one table, which left a thread idle for minutes.
+  static constexpr std::size_t kQueuedBlocks = 256;
+
+  // One block: its values, then its bytes in the file (empty for a block without values) or
+  // what stopped compressing it.
+  struct Block {
+    std::vector<std::uint16_t> values;
+    std::vector<std::uint8_t> bytes;
+    const char* error = nullptr;
+  };
   struct Stream {
     StreamBlocks index;
     int level = 0;
     // The main temporary file for the first stream, a scratch file for each of the others.
     std::unique_ptr<DurableFile> file;
-    std::uint64_t end = 0;               // bytes written to file
-    std::vector<std::uint16_t> pending;  // the values of the block being filled
-    std::uint32_t covered = 0;           // its positions so far, with a value or not
+    std::uint64_t end = 0;      // bytes written to file
+    Block pending;              // the block being filled
+    std::uint32_t covered = 0;  // its positions so far, with a value or not
+    std::vector<Block> queued;  // full blocks, in order, not yet compressed
   };
 
   std::filesystem::path final_path;
   TableHeader header;
+  int threads = 1;
   std::vector<Stream> streams;
+  std::size_t queued = 0;  // blocks over all streams
   std::uint64_t appended = 0;
   std::vector<BarredEntry> barred;
   bool barred_set = false;
-  ZSTD_CCtx* cctx = nullptr;
-  std::vector<std::uint8_t> raw, compressed;
   bool finished = false;
-
-  ~Impl() { ZSTD_freeCCtx(cctx); }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw TableError(final_path.string() + ": " + what);
   }
+
+  // Each thread's zstd context and packing buffer, reused from block to block.
+  struct Encoder {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    std::vector<std::uint8_t> raw;
+    Encoder() = default;
+    Encoder(const Encoder&) = delete;
+    Encoder& operator=(const Encoder&) = delete;
+    ~Encoder() { ZSTD_freeCCtx(cctx); }
+  };
 
   // zstd at `level`, from kTunedLevel on with matches of 6 bytes or more and, for the 2-bit
   // value codes (`shallow`), the shallowest match search. On these blocks of a few KiB that
   // compresses as small as the level's own settings in half the time or less (bench/README.md,
   // "Block size and zstd level"); a shallow search would cost the distances of one-sided
   // tables 5 %.
-  std::size_t compress(int level, bool shallow) {
-    ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
-    std::size_t n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+  static const char* compress(Encoder& e, int level, bool shallow, std::vector<std::uint8_t>& out) {
+    if (!e.cctx) return "out of memory for the zstd context";
+    ZSTD_CCtx_reset(e.cctx, ZSTD_reset_session_and_parameters);
+    std::size_t n = ZSTD_CCtx_setParameter(e.cctx, ZSTD_c_compressionLevel, level);
     if (!ZSTD_isError(n) && level >= kTunedLevel) {
-      n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, 6);
-      if (!ZSTD_isError(n) && shallow) n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_searchLog, 1);
+      n = ZSTD_CCtx_setParameter(e.cctx, ZSTD_c_minMatch, 6);
+      if (!ZSTD_isError(n) && shallow) n = ZSTD_CCtx_setParameter(e.cctx, ZSTD_c_searchLog, 1);
     }
+    out.resize(ZSTD_compressBound(e.raw.size()));
     if (!ZSTD_isError(n))
-      n = ZSTD_compress2(cctx, compressed.data(), compressed.size(), raw.data(), raw.size());
-    if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
-    return n;
+      n = ZSTD_compress2(e.cctx, out.data(), out.size(), e.raw.data(), e.raw.size());
+    if (ZSTD_isError(n)) return ZSTD_getErrorName(n);
+    out.resize(n);
+    return nullptr;
   }
 
-  void flush(Stream& s) {
-    if (s.covered == 0) return;
-    const int bits = value_bits(s.index.layout.kind);
-    pack(bits, s.pending, raw);
-    std::size_t n = 1;  // a constant block is stored as its byte, a block without values as none
-    if (raw.empty()) {
-      n = 0;
-    } else if (!constant_block(bits, s.pending.size(), raw)) {
-      compressed.resize(ZSTD_compressBound(raw.size()));
-      n = compress(s.level, bits < 8);
+  // A constant block is stored as its byte, a block without values as none.
+  static void encode(Encoder& e, int bits, int level, Block& b) {
+    pack(bits, b.values, e.raw);
+    if (e.raw.empty()) {
+      b.bytes.clear();
+    } else if (constant_block(bits, b.values.size(), e.raw)) {
+      b.bytes.assign(1, e.raw[0]);
     } else {
-      compressed.assign(1, raw[0]);
+      b.error = compress(e, level, bits < 8, b.bytes);
     }
-    s.index.blocks.push_back(
-        {s.end, static_cast<std::uint32_t>(n), block_checksum(kVersion, compressed.data(), n)});
-    s.file->write_at(s.end, compressed.data(), n);
-    s.end += n;
-    s.pending.clear();
+  }
+
+  // Compresses the queued blocks on `threads` threads, then writes them in order.
+  void write_queued() {
+    struct Job {
+      Block* block;
+      int bits, level;
+    };
+    std::vector<Job> jobs;
+    for (auto& s : streams)
+      for (auto& b : s.queued) jobs.push_back({&b, value_bits(s.index.layout.kind), s.level});
+    std::atomic<std::size_t> next = 0;
+    auto work = [&] {
+      thread_local Encoder encoder;
+      for (std::size_t j; (j = next.fetch_add(1, std::memory_order_relaxed)) < jobs.size();)
+        encode(encoder, jobs[j].bits, jobs[j].level, *jobs[j].block);
+    };
+    std::vector<std::jthread> helpers;
+    const std::size_t extra = std::min<std::size_t>(threads - 1, jobs.size() / 2);
+    for (std::size_t t = 0; t < extra; ++t) helpers.emplace_back(work);
+    work();
+    helpers.clear();
+    for (auto& s : streams) {
+      for (const Block& b : s.queued) {
+        if (b.error) fail(std::string("zstd: ") + b.error);
+        const std::uint8_t* data = b.bytes.data();
+        const std::size_t n = b.bytes.size();
+        s.index.blocks.push_back(
+            {s.end, static_cast<std::uint32_t>(n), block_checksum(kVersion, data, n)});
+        s.file->write_at(s.end, data, n);
+        s.end += n;
+      }
+      s.queued.clear();
+    }
+    queued = 0;
+  }
+
+  void queue_pending(Stream& s) {
+    s.queued.push_back(std::move(s.pending));
+    s.pending = Block{};
+    s.pending.values.reserve(s.index.layout.block_positions);
     s.covered = 0;
+    if (++queued >= kQueuedBlocks) write_queued();
   }
 
   // Pushes value_of(entry) for every entry that `holds` accepts: one stream at a time and a
@@ -91,10 +151,10 @@ struct TableWriter::Impl {
       const std::size_t n = std::min<std::size_t>(block - s.covered, entries.size() - k);
       for (std::size_t j = k; j < k + n; ++j)
         if (holds(entries[j]))
-          s.pending.push_back(static_cast<std::uint16_t>(value_of(entries[j])));
+          s.pending.values.push_back(static_cast<std::uint16_t>(value_of(entries[j])));
       s.covered += static_cast<std::uint32_t>(n);
       k += n;
-      if (s.covered == block) flush(s);
+      if (s.covered == block) queue_pending(s);
     }
   }
 
@@ -128,8 +188,7 @@ TableWriter::TableWriter(const std::filesystem::path& path, const TableHeader& h
   if (!tuning.value_block_positions || !tuning.distance_block_positions)
     m.fail("block size 0 in the tuning");
 
-  m.cctx = ZSTD_createCCtx();
-  if (!m.cctx) m.fail("out of memory for the zstd context");
+  m.threads = std::max(1, tuning.threads);
   const std::vector<StreamLayout> layouts = layout_of(header, tuning);
   // The first stream goes straight into the main temporary file behind the space reserved for
   // header and index; the others into scratch files that finish() appends, so that each stream
@@ -143,7 +202,7 @@ TableWriter::TableWriter(const std::filesystem::path& path, const TableHeader& h
                                                                           : tuning.distance_level;
     s.file = std::make_unique<DurableFile>(
         i == 0 ? path : std::filesystem::path(path.string() + "." + std::to_string(i)));
-    s.pending.reserve(s.index.layout.block_positions);
+    s.pending.values.reserve(s.index.layout.block_positions);
   }
   m.streams[0].end = metadata_bytes(layouts);
 }
@@ -205,7 +264,9 @@ void TableWriter::finish() {
   Impl& m = *impl_;
   if (m.finished) return;
   if (m.header.has_barred && !m.barred_set) m.fail("finish without the barred section");
-  for (auto& s : m.streams) m.flush(s);
+  for (auto& s : m.streams)
+    if (s.covered) m.queue_pending(s);
+  m.write_queued();
   if (m.appended != m.header.num_positions)
     m.fail("finish after " + std::to_string(m.appended) + " of " +
            std::to_string(m.header.num_positions) + " positions");

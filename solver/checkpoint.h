@@ -10,6 +10,7 @@
 // bytes of each array; the arrays' bytes in order; u64 XXH64 of all the bytes before it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -53,5 +54,21 @@ std::optional<CheckpointHeader> load_checkpoint(const std::filesystem::path& fil
                                                 std::uint64_t rules_fingerprint, Subspace unit,
                                                 const std::vector<std::span<std::byte>>& arrays,
                                                 std::string& why);
+
+// When a unit saves its state: at the first safe point `seconds` after the last save (0: at
+// every one; negative: never).
+class CheckpointTimer {
+ public:
+  explicit CheckpointTimer(double seconds) : seconds_(seconds) {}
+  bool due() const {
+    return seconds_ >= 0 && std::chrono::duration<double>(Clock::now() - last_).count() >= seconds_;
+  }
+  void restart() { last_ = Clock::now(); }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  double seconds_;
+  Clock::time_point last_ = Clock::now();
+};
 
 }  // namespace mora::solver

@@ -1,6 +1,9 @@
 #include "solver/decoded_tables.h"
 
+#include <span>
 #include <stdexcept>
+
+#include "solver/chunks.h"
 
 namespace mora::solver {
 
@@ -8,7 +11,10 @@ const DecodedTable& DecodedTables::load(const Board& board, const TableReader& r
   const Subspace s = reader.header().subspace;
   if (const auto it = tables_.find(s); it != tables_.end()) return it->second;
   std::vector<Entry> entries(reader.header().num_positions);
-  reader.read(0, entries);
+  // Decompressing is most of loading a table: on every thread.
+  for_chunks(entries.size(), [&](std::uint64_t begin, std::uint64_t end) {
+    reader.read(begin, std::span(entries).subspan(begin, end - begin));
+  });
   return tables_.emplace(s, DecodedTable{SubspaceIndex(board, s), std::move(entries)})
       .first->second;
 }

@@ -1,5 +1,6 @@
 #include "solver/placing_solver.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -7,11 +8,19 @@
 #include <string>
 
 #include "db/successor_fold.h"
+#include "indexing/other_major.h"
 #include "solver/chunks.h"
 #include "solver/solve.h"
 
 namespace mora::solver {
 namespace {
+
+// Groups between two safe points: an eighth of the subspace, so that small subspaces have
+// safe points too, but at most 256 chunks of `chunk` groups (about 4M positions, a second or
+// two of work) on large ones, enough that the threads rarely wait for each other at the end.
+std::uint32_t segment_groups(std::uint32_t groups, std::uint64_t chunk) {
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(groups / 8, chunk, 256 * chunk));
+}
 
 // Shots a placement can take: none, one, or two for a double mill where the rules say so.
 constexpr int kMaxShots = 2;
@@ -49,10 +58,19 @@ std::vector<Subspace> placing_successors(const Rules& rules, Subspace s) {
   return out;
 }
 
-std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTables& successors,
-                                 Progress& progress) {
+std::uint32_t placing_groups(const Board& board, Subspace s) {
+  return OtherMajorOrder(board, s).num_groups();
+}
+
+void solve_placing(const Game& game, Subspace s, const DecodedTables& successors,
+                   std::span<Entry> out, std::uint32_t from, Progress& progress,
+                   const std::function<void(std::uint32_t)>& reached) {
   const Board& board = game.board();
   const SubspaceIndex index(board, s);
+  if (out.size() != index.size())
+    throw std::invalid_argument("placing " + s.name() + ": " + std::to_string(out.size()) +
+                                " entries for " + std::to_string(index.size()) + " positions");
+  const OtherMajorOrder order(board, s);
   std::array<const DecodedTable*, kMaxShots + 1> table_by_shots{};
   for (Subspace child : placing_successors(game.rules(), s))
     table_by_shots[s.other - child.mover] = &successors.at(child);
@@ -70,13 +88,15 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
     std::array<SuccessorBatch, kMaxShots + 1> batches;
   };
   std::atomic<bool> inconsistent = false;
-  auto gather = [&](Pending& p, std::uint64_t i) {
-    p.i = i;
+  auto gather = [&](Pending& p, Bitboard mover, Bitboard other) {
+    // The position is one of its orbit, not always the canonical one: its successors are the
+    // canonical one's turned by a symmetry, and have the same values.
+    p.i = index.index(mover, other);
+    __builtin_prefetch(&out[p.i], 1);
     p.fold = SuccessorFold(limit, budgeted);
     for (auto& b : p.batches) b.size = 0;
     Position pos = shape;
-    index.unindex(i, pos.cows[kWhite], pos.cows[kBlack]);
-    const Bitboard mover = pos.cows[kWhite], other = pos.cows[kBlack];
+    pos.cows = {mover, other};
     game.for_each_ply(pos, [&](Point, Point to, Bitboard shots) {
       const int k = std::popcount(shots);
       if (s.other + s.other_in_hand - k <= 2) {
@@ -103,7 +123,6 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
         __builtin_prefetch(&table_by_shots[k]->entries[b.indices[j]]);
     }
   };
-  std::vector<Entry> out(index.size());
   auto fold = [&](Pending& p) {
     for (int k = 0; k <= kMaxShots; ++k) {
       const SuccessorBatch& b = p.batches[k];
@@ -113,19 +132,34 @@ std::vector<Entry> solve_placing(const Game& game, Subspace s, const DecodedTabl
     out[p.i] = p.fold.result();
   };
 
-  progress.begin("placing " + s.name(), index.size());
-  for_chunks(index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-    std::array<Pending, 2> pending;
-    for (std::uint64_t i = begin; i < end; ++i) {
-      gather(pending[i & 1], i);
-      if (i > begin) fold(pending[(i - 1) & 1]);
-    }
-    fold(pending[(end - 1) & 1]);
-    progress.advance(end - begin);
-  });
-  if (inconsistent)
-    throw std::logic_error("a placement of " + s.name() + " has no successor table");
-  return out;
+  const std::uint32_t groups = order.num_groups();
+  // About kChunk positions a chunk, and a segment of chunks between two safe points.
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, kChunk / order.placements());
+  const std::uint32_t segment = segment_groups(groups, chunk);
+  progress.begin("placing " + s.name(),
+                 static_cast<std::uint64_t>(groups - from) * order.placements());
+  for (std::uint32_t first = from; first < groups; first += segment) {
+    const std::uint32_t last = std::min(groups, first + segment);
+    for_chunks(
+        last - first,
+        [&](std::uint64_t begin, std::uint64_t end) {
+          std::array<Pending, 2> pending;
+          std::uint64_t n = 0;
+          order.for_each(first + static_cast<std::uint32_t>(begin),
+                         first + static_cast<std::uint32_t>(end),
+                         [&](Bitboard mover, Bitboard other) {
+                           gather(pending[n & 1], mover, other);
+                           if (n > 0) fold(pending[(n - 1) & 1]);
+                           ++n;
+                         });
+          if (n > 0) fold(pending[(n - 1) & 1]);
+          progress.advance((end - begin) * order.placements());
+        },
+        chunk);
+    if (inconsistent)
+      throw std::logic_error("a placement of " + s.name() + " has no successor table");
+    reached(last);
+  }
 }
 
 }  // namespace mora::solver

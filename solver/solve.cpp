@@ -16,6 +16,7 @@
 #include "db/durable_file.h"
 #include "db/table.h"
 #include "solver/checkpoint.h"
+#include "solver/chunks.h"
 #include "solver/placing_solver.h"
 #include "solver/resource_usage.h"
 #include "solver/unit_solver.h"
@@ -24,7 +25,20 @@ namespace mora::solver {
 namespace {
 
 constexpr int kMinCows = 3;
-constexpr std::uint64_t kReadChunk = 1 << 20;
+
+// Seconds between laps, for the report's split of a unit's time.
+class Stopwatch {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return seconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 std::vector<Subspace> sides_of(Subspace unit) {
   std::vector<Subspace> sides{unit};
@@ -54,17 +68,25 @@ std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesyst
   const bool rule = game.rules().ply_limit > 0;
   t->pure.resize(n);
   if (rule) t->rule.resize(n);
-  std::vector<Entry> chunk;
-  for (std::uint64_t begin = 0; begin < n; begin += kReadChunk) {
-    chunk.resize(std::min(kReadChunk, n - begin));
+  // Decompressing is most of loading a table: on every thread.
+  for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
+    thread_local std::vector<Entry> chunk;
+    chunk.resize(end - begin);
     reader.read(begin, chunk);
     for (std::size_t k = 0; k < chunk.size(); ++k) {
       const Entry& e = chunk[k];
       t->pure[begin + k] = exit_state(e);
       if (rule) t->rule[begin + k] = exit_class(e);
     }
-  }
+  });
   return t;
+}
+
+// Writers compress on the threads that `sides` tables written at once leave them.
+TableTuning writer_tuning(int sides) {
+  TableTuning tuning;
+  tuning.threads = std::max(1, omp_get_max_threads() / sides);
+  return tuning;
 }
 
 }  // namespace
@@ -116,8 +138,12 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
   std::vector<Subspace> ordered(units.begin(), units.end());
   // Exits lose cows, so fewer cows in all comes first; placings lead to fewer cows in hand
   // and finally into the moving phase, so they come after it, fewest cows in hand first.
+  // Within a number of cows in hand placing subspaces are independent, and go by the cows on
+  // the board so that neighbours share successor tables (mvo+1+0 reads ov(m+1), (o-1)v(m+1),
+  // and mv(o+1)+1+0 the first two of those again).
   auto key = [](Subspace s) {
-    return std::tuple(s.mover_in_hand + s.other_in_hand, s.mover + s.other);
+    return s.moving_phase() ? std::tuple(0, s.mover + s.other, 0)
+                            : std::tuple(s.mover_in_hand + s.other_in_hand, s.mover, s.other);
   };
   std::stable_sort(ordered.begin(), ordered.end(),
                    [&](Subspace a, Subspace b) { return key(a) < key(b); });
@@ -169,19 +195,65 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
 
 namespace {
 
-UnitReport solve_placing_unit(const std::filesystem::path& folder, const Game& game, Subspace unit,
-                              Progress& progress) {
+// A placing unit's checkpoint holds its entries, written for the groups before `next_layer`
+// (placing has no layers) and undefined for the others.
+std::uint32_t resume_placing(const std::filesystem::path& file, const Game& game, Subspace unit,
+                             std::span<Entry> entries, UnitReport& report) {
+  const auto header = read_checkpoint_header(file);
+  if (!header) return 0;
+  const auto groups = static_cast<std::int64_t>(placing_groups(game.board(), unit));
+  std::string why = "it names a group outside the subspace";
+  if (header->next_layer >= 0 && header->next_layer < groups &&
+      load_checkpoint(file, game.rules().fingerprint(), unit, {std::as_writable_bytes(entries)},
+                      why)) {
+    report.resumed_from =
+        "group " + std::to_string(header->next_layer) + " of " + std::to_string(groups);
+    return static_cast<std::uint32_t>(header->next_layer);
+  }
+  std::fprintf(stderr, "warning: %s: %s; solving the unit from the start\n", file.c_str(),
+               why.c_str());
+  return 0;
+}
+
+UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Subspace unit,
+                              Progress& progress, DecodedTables& successors) {
+  const std::filesystem::path& folder = options.folder;
+  const Rules& rules = game.rules();
   UnitReport report;
   report.unit = unit;
-  DecodedTables successors;
-  for (Subspace child : placing_successors(game.rules(), unit))
-    successors.load(game.board(), TableReader(folder / table_file_name(child)));
-  const std::vector<Entry> entries = solve_placing(game, unit, successors, progress);
-  const Rules& rules = game.rules();
+  Stopwatch clock;
+  const std::vector<Subspace> children = placing_successors(rules, unit);
+  successors.retain([&](Subspace s) { return std::ranges::count(children, s) > 0; });
+  for (Subspace child : children)
+    if (!successors.find(child))
+      successors.load(game.board(), TableReader(folder / table_file_name(child)));
+  report.read_seconds = clock.lap();
+  std::vector<Entry> entries(SubspaceIndex(game.board(), unit).size());
+  const std::filesystem::path checkpoint = checkpoint_file(folder, unit);
+  const std::uint32_t from = resume_placing(checkpoint, game, unit, entries, report);
+  const std::uint32_t groups = placing_groups(game.board(), unit);
+  CheckpointTimer timer(options.checkpoint_seconds);
+  solve_placing(game, unit, successors, entries, from, progress, [&](std::uint32_t done) {
+    if (done == groups || !timer.due()) return;
+    try {
+      save_checkpoint(checkpoint,
+                      {rules.fingerprint(), unit, 0, static_cast<std::int32_t>(done), 0},
+                      {std::as_bytes(std::span(entries))});
+      report.checkpoint_bytes = std::max(report.checkpoint_bytes, entries.size() * sizeof(Entry));
+    } catch (const IoError& e) {
+      // The unit can still finish without it; the previous checkpoint, if any, stays.
+      std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
+    }
+    timer.restart();
+  });
+  clock.lap();
   TableWriter writer(folder / table_file_name(unit),
-                     TableHeader{rules, unit, entries.size(), rules.ply_limit > 0});
+                     TableHeader{rules, unit, entries.size(), rules.ply_limit > 0},
+                     writer_tuning(1));
   writer.append(entries);
   writer.finish();
+  report.write_seconds = clock.lap();
+  remove_scratch_files(folder, unit);
   report.positions = entries.size();
   report.state_bytes = entries.size() * sizeof(Entry);
   report.exit_bytes = successors.bytes();
@@ -199,10 +271,12 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   const Rules& rules = game.rules();
   UnitReport report;
   report.unit = unit;
+  Stopwatch clock;
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
       exits.add(load_exit_table(game, folder / table_file_name(e), e));
+  report.read_seconds = clock.lap();
   // The exits that set a bar are read through every finished table (docs/HISTORY.md).
   std::optional<Database> finished;
   if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty())
@@ -210,6 +284,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds,
                     finished ? &*finished : nullptr);
   solver.solve();
+  clock.lap();
   // The two sides' tables are written at once: compression is most of the writing, and would
   // otherwise leave a thread idle for the minutes a large unit's tables take.
   std::exception_ptr failure;
@@ -218,7 +293,8 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
     try {
       const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0,
                                solver.has_barred()};
-      TableWriter writer(folder / table_file_name(solver.subspace(s)), header);
+      TableWriter writer(folder / table_file_name(solver.subspace(s)), header,
+                         writer_tuning(solver.num_sides()));
       solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
       if (solver.has_barred()) {
         std::vector<BarredEntry> barred = solver.barred_entries(s);
@@ -233,6 +309,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
     }
   }
   if (failure) std::rethrow_exception(failure);
+  report.write_seconds = clock.lap();
   for (int s = 0; s < solver.num_sides(); ++s) report.positions += solver.size(s);
   remove_scratch_files(folder, unit);
   report.state_bytes = solver.peak_state_bytes();
@@ -244,7 +321,8 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
 
 }  // namespace
 
-UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress) {
+UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress,
+                      DecodedTables& decoded) {
   check_solvable(options.rules);
   const Game game(options.rules);
   const auto start = std::chrono::steady_clock::now();
@@ -252,8 +330,12 @@ UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& prog
   reset_peak_resident_bytes();
   UnitReport report;
   try {
-    report = unit.moving_phase() ? solve_moving_unit(options, game, unit, progress)
-                                 : solve_placing_unit(options.folder, game, unit, progress);
+    if (unit.moving_phase()) {
+      decoded.retain([](Subspace) { return false; });
+      report = solve_moving_unit(options, game, unit, progress);
+    } else {
+      report = solve_placing_unit(options, game, unit, progress, decoded);
+    }
   } catch (const IoError& e) {
     throw IoError(std::string(e.what()) + "\n" + kHowToContinue);
   } catch (const TableError& e) {
@@ -310,6 +392,7 @@ std::string describe(const UnitReport& r) {
        << r.cpu_seconds << " s, peak RSS " << r.peak_resident_bytes / (1 << 20) << " MiB, tables "
        << r.table_bytes / (1 << 20) << " MiB, state " << r.state_bytes / (1 << 20) << " MiB, exits "
        << r.exit_bytes / (1 << 20) << " MiB";
+  line << " (reading tables " << r.read_seconds << " s, writing " << r.write_seconds << " s)";
   if (r.barred_positions) line << ", barred nodes " << r.barred_positions;
   if (r.checkpoint_bytes) line << ", checkpoint " << r.checkpoint_bytes / (1 << 20) << " MiB";
   if (!r.resumed_from.empty()) line << ", resumed from its checkpoint at the " << r.resumed_from;
@@ -331,6 +414,7 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
   log << std::count(finished.begin(), finished.end(), false) << " of " << units.size()
       << " units to solve (" << to_solve << " positions)" << std::endl;
   RunProgress run(to_solve);
+  DecodedTables decoded;
   for (std::size_t u = 0; u < units.size(); ++u) {
     std::ostringstream tag;
     tag << '[' << u + 1 << '/' << units.size() << "] ";
@@ -344,7 +428,7 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
       reports.push_back(skipped);
       continue;
     }
-    const UnitReport r = solve_unit(options, units[u], progress);
+    const UnitReport r = solve_unit(options, units[u], progress, decoded);
     log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     reports.push_back(r);
   }

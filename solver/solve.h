@@ -11,6 +11,7 @@
 #include "game/movegen.h"
 #include "game/rules.h"
 #include "indexing/indexer.h"
+#include "solver/decoded_tables.h"
 #include "solver/progress.h"
 
 namespace mora::solver {
@@ -54,7 +55,9 @@ struct UnitReport {
   std::uint64_t positions = 0;
   std::uint64_t barred_positions = 0;  // mssa-1's barred nodes stored beside the positions
   double seconds = 0;
-  double cpu_seconds = 0;  // of every thread
+  double cpu_seconds = 0;    // of every thread
+  double read_seconds = 0;   // of `seconds`: decoding the tables the unit reads
+  double write_seconds = 0;  // of `seconds`: writing its tables
   std::uint64_t peak_resident_bytes = 0;
   std::uint64_t table_bytes = 0;  // of the tables written
   std::uint64_t state_bytes = 0;
@@ -73,7 +76,11 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
                    std::ostream& log);
 // Solves one unit (moving or placing) whose dependencies are finished and writes its tables
 // (atomically, one file per subspace). An IoError or TableError says how to continue.
-UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress);
+// `decoded` carries decoded tables from one unit to the next: a placing unit takes those of
+// its successors from it and leaves them there (neighbouring placing units share most of
+// theirs), dropping the others; a moving unit empties it.
+UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& progress,
+                      DecodedTables& decoded);
 
 // One line on a solved unit: positions, time, rate, CPU time, memory, table bytes, checkpoint,
 // resumption.

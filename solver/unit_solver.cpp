@@ -58,7 +58,7 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
       rule_cap_(count_runs(game, subspace) ? game.rules().ply_limit : kUnbudgetedRuleCap),
       barred_exits_(barred_exits),
       has_barred_(stores_barred(game.rules(), subspace)),
-      checkpoint_seconds_(checkpoint_seconds) {
+      checkpoint_timer_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
   if (game.rules().mill_reforming != MillReforming::kAllowed && !barred_exits &&
       !exit_subspaces(game.rules(), subspace).empty())
@@ -170,10 +170,7 @@ std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
 }
 
 void UnitSolver::save_if_due(Part part, int next_layer) {
-  const auto now = std::chrono::steady_clock::now();
-  if (checkpoint_seconds_ < 0 ||
-      std::chrono::duration<double>(now - last_checkpoint_).count() < checkpoint_seconds_)
-    return;
+  if (!checkpoint_timer_.due()) return;
   std::vector<std::span<const std::byte>> out;
   std::uint64_t bytes = 0;
   for (auto a : arrays()) {
@@ -190,7 +187,7 @@ void UnitSolver::save_if_due(Part part, int next_layer) {
     // The unit can still finish without it; the previous checkpoint, if any, stays.
     std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
   }
-  last_checkpoint_ = std::chrono::steady_clock::now();
+  checkpoint_timer_.restart();
 }
 
 void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {

@@ -60,6 +60,7 @@
 #include "game/movegen.h"
 #include "indexing/indexer.h"
 #include "solver/barred_nodes.h"
+#include "solver/checkpoint.h"
 #include "solver/exit_memo.h"
 #include "solver/exit_tables.h"
 #include "solver/huge_pages.h"
@@ -255,8 +256,7 @@ class UnitSolver {
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   UpdateBuckets updates_;
   std::uint64_t peak_bytes_ = 0;
-  double checkpoint_seconds_;
-  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
+  CheckpointTimer checkpoint_timer_;
   std::uint64_t checkpoint_bytes_ = 0;
   std::string resumed_from_;
 };

@@ -12,6 +12,7 @@
 
 #include "game/notation.h"
 #include "indexing/indexer.h"
+#include "indexing/other_major.h"
 
 namespace mora {
 namespace {
@@ -410,6 +411,42 @@ TEST(SubspaceIndex, KotiExhaustiveAndSampled) {
     const Position pos = parse_position(to_string(ix.position(i), koti), 12, koti);
     EXPECT_EQ(ix.index(pos.mover(), pos.other()), i);
   }
+}
+
+// The placing solver's order: every canonical position once, whatever the stabiliser of the
+// other side's cows (the empty set and the centre-symmetric sets have large ones), with each
+// group's positions over the group's representative.
+TEST(OtherMajorOrder, VisitsEveryCanonicalPositionOnce) {
+  for (const Board* board : {&Board::morabaraba(), &Board::koti()})
+    for (auto [m, o] : {std::pair{0, 0},
+                        {1, 0},
+                        {0, 1},
+                        {2, 2},
+                        {3, 1},
+                        {1, 3},
+                        {4, 3},
+                        {3, 4},
+                        {12, 11},
+                        {11, 12}}) {
+      const SubspaceIndex index(*board, {m, o});
+      const OtherMajorOrder order(*board, {m, o});
+      const SubspaceIndex others(*board, {o, 0});
+      std::vector<int> seen(index.size());
+      std::uint64_t visits = 0;
+      for (std::uint32_t g = 0; g < order.num_groups(); ++g) {
+        order.for_each(g, g + 1, [&](Bitboard mover, Bitboard other) {
+          ASSERT_EQ(std::popcount(mover), m);
+          ASSERT_EQ(std::popcount(other), o);
+          ASSERT_EQ(mover & other, 0u);
+          ASSERT_EQ(others.index(other, 0), g);
+          ++seen[index.index(mover, other)];
+          ++visits;
+        });
+      }
+      EXPECT_EQ(visits, index.size()) << board->name() << ' ' << m << 'v' << o;
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(index.size()))
+          << board->name() << ' ' << m << 'v' << o;
+    }
 }
 
 }  // namespace

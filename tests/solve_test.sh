@@ -8,6 +8,8 @@
 # no temporary file behind.
 # MODE kill-checkpoint: the same with a checkpoint at every layer, killed once the first
 # checkpoint is written, in the middle of a unit: the restart must resume from it.
+# MODE kill-placing-checkpoint: the same, killed once the first checkpoint of a placing
+# subspace is written.
 # MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte.
 # MODE kill-all, kill-rank: a 2-rank run is killed once its first table is written (every
 # process of the job, or one rank, after which mpirun must end the others), then started again
@@ -75,6 +77,9 @@ check_restart() {
   "$@" >>"$db.log" 2>&1 || fail "the second run failed"
   if [ "$mode" = kill-checkpoint ]; then
     grep -q "resumed from its checkpoint" "$db.log" || fail "the second run did not resume"
+  elif [ "$mode" = kill-placing-checkpoint ]; then
+    grep -q "+.*resumed from its checkpoint at the group" "$db.log" ||
+      fail "the second run did not resume the placing subspace"
   else
     grep -Eq "[1-9][0-9]* were finished before" "$db.log" ||
       fail "the second run did not keep the finished tables"
@@ -97,10 +102,14 @@ case $mode in
     kill_after_first_table $!
     check_restart "${solve_one[@]}"
     ;;
-  kill-checkpoint)
+  kill-checkpoint | kill-placing-checkpoint)
     solve_one+=(--checkpoint-minutes 0)
     setsid "${solve_one[@]}" >>"$db.log" 2>&1 &
-    kill_after_first_table $! "*.checkpoint"
+    if [ "$mode" = kill-checkpoint ]; then
+      kill_after_first_table $! "*.checkpoint"
+    else
+      kill_after_first_table $! "*+*.checkpoint"
+    fi
     check_restart "${solve_one[@]}"
     ;;
   kill-all | kill-rank)

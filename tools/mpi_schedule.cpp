@@ -81,14 +81,15 @@ void send_report(const UnitReport& r) {
 // Ranks other than 0: ask for a unit, solve it, report it and ask again, until told to stop.
 void work(const solver::SolveOptions& options) {
   solver::Progress progress(options.progress);
+  solver::DecodedTables decoded;
   send_report(UnitReport{});
   for (;;) {
     const MPI_Status status = wait_for_message(0);
     int unit[4];
     MPI_Recv(unit, 4, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (status.MPI_TAG == kStop) return;
-    send_report(
-        solver::solve_unit(options, Subspace{unit[0], unit[1], unit[2], unit[3]}, progress));
+    send_report(solver::solve_unit(options, Subspace{unit[0], unit[1], unit[2], unit[3]}, progress,
+                                   decoded));
   }
 }
 
@@ -126,6 +127,7 @@ class LocalWorker {
     // The OpenMP thread count is per thread: this one does not inherit main's setting.
     omp_set_num_threads(threads);
     solver::Progress progress(options_.progress);
+    solver::DecodedTables decoded;
     std::unique_lock lock(mutex_);
     for (;;) {
       wake_.wait(lock, [&] { return stop_ || todo_; });
@@ -135,7 +137,7 @@ class LocalWorker {
       std::optional<UnitReport> report;
       std::exception_ptr error;
       try {
-        report = solver::solve_unit(options_, unit, progress);
+        report = solver::solve_unit(options_, unit, progress, decoded);
       } catch (...) {
         error = std::current_exception();
       }
