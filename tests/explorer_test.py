@@ -37,8 +37,11 @@ class Browser:
         self._from_browser, from_browser = os.pipe()
 
         def pipes():
-            os.dup2(to_browser, 3)
-            os.dup2(from_browser, 4)
+            # Through copies above 4: a pipe end may itself be fd 3 or 4, which dup2 would
+            # leave closed on exec (or overwrite).
+            ends = os.dup(to_browser), os.dup(from_browser)
+            os.dup2(ends[0], 3)
+            os.dup2(ends[1], 4)
 
         self.process = subprocess.Popen(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",

@@ -29,6 +29,14 @@ struct AnswerParts {
   Database::Line line_values = Database::Line::kUnderTheRules;  // which values the line follows
   // Each move also names the position it leads to (for the explorer, which plays moves).
   bool positions_after = false;
+  // For a reader of the answer (the explorer): "game_over", why the game has ended under the
+  // rules (null while it goes on; a position the ply limit ends still has its moves, which the
+  // pure game plays on), and each move's "flags": "mill" (it forms one), "shoots", "blocks"
+  // (the opponent is left without a move) and "pass".
+  bool explain = false;
+  // "mainline": the best line by `line_values`, each ply with the position it leads to and that
+  // position's fields of to_json() (from its side to move) and "game_over".
+  bool mainline = false;
 };
 
 // The answer for one position string: "position", the fields of to_json(), "best_move" (null
