@@ -73,6 +73,8 @@ function barsOf(position) {
 }
 
 const movePoints = (move) => move.split(/[-x]/).filter((p) => p);
+// The points a move shoots: those after its 'x' ("x-": a declined shot, none).
+const shotPoints = (move) => move.split("x").slice(1).filter((p) => p !== "-");
 
 function drawBoard() {
   const board = $("board"), geo = geometry();
@@ -100,7 +102,8 @@ function drawBoard() {
     moves.map((m) => movePoints(m.move))
       .filter((pts) => state.clicked.every((p, i) => pts[i] === p) && pts.length > state.clicked.length)
       .map((pts) => pts[state.clicked.length]));
-  const last = state.lastMove ? movePoints(state.lastMove) : [];
+  const shot = shotPoints(state.lastMove);
+  const last = movePoints(state.lastMove).filter((p) => !shot.includes(p));
   board.dataset.position = state.position;
   board.dataset.lastMove = state.lastMove;
   for (const p of geo.points) {
@@ -109,6 +112,7 @@ function drawBoard() {
     const title = svg("title", {}, g);
     title.textContent = p.name + (cows[p.name] ? (cows[p.name] === "W" ? " white" : " black") : "");
     if (last.includes(p.name)) svg("circle", { class: "last", cx: x, cy: y, r: 25 }, g);
+    if (shot.includes(p.name)) svg("circle", { class: "shot", cx: x, cy: y, r: 16 }, g);
     svg("circle", { class: "point", cx: x, cy: y, r: 7 }, g);
     if (cows[p.name])
       svg("circle", {
@@ -135,7 +139,7 @@ function drawSides() {
                     ` on the board, ${f.hands[i]} in hand${f.side === side ? " (to move)" : ""}`, row);
   });
   const limit = database().ply_limit;
-  element("p", `Count: ${f.count} plies since the last mill` +
+  element("p", `Count: ${f.count} ${f.count === "1" ? "ply" : "plies"} since the last mill` +
                (limit ? ` (the ply limit: ${limit})` : ""), box, "count");
   for (const bar of barsOf(state.position))
     element("p", bar.points.length === 2
@@ -214,7 +218,8 @@ function drawValue() {
 function drawMoves() {
   const table = $("moves");
   for (const body of [...table.tBodies]) body.remove();
-  if (!state.answer || gameOver(state.answer)) return;
+  table.hidden = !state.answer || gameOver(state.answer);
+  if (table.hidden) return;
   const groups = { win: [], draw: [], loss: [] };
   for (const m of state.answer.moves) groups[groupOf(m)].push(m);
   const titles = { win: "Winning", draw: "Drawing", loss: "Losing" };
@@ -249,7 +254,7 @@ function drawMoves() {
 function afterText(r, side) {
   if (r.value === "draw") return "draw";
   const winner = r.value === "win" ? side : side === "w" ? "b" : "w";
-  let s = `${colourName(winner)} wins in ${r.distance}`;
+  let s = r.distance ? `${colourName(winner)} wins in ${r.distance}` : `${colourName(winner)} has won`;
   if (EXPLAIN[r.rule_value]) s += " (a draw under the rules)";
   return s;
 }
@@ -279,9 +284,11 @@ function drawGame() {
   $("result").textContent = "";
   if (!state.play) return;
   for (const m of state.play.plies) {
-    const li = element("li", `${m.move} `, list);
+    const by = fieldsOf(m.from).side === state.play.human ? "you" : "database";
+    const li = element("li", `${m.move} `, list, by);
     li.dataset.move = m.move;
     element("span", [pureText(m), ruleText(m)].filter((t) => t).join("; "), li, m.value);
+    li.title = by === "you" ? "your move" : "the database's reply";
   }
   const a = state.answer;
   if (a && gameOver(a)) {

@@ -51,7 +51,7 @@ function overview(info) {
 function chart(parent, title, histogram, kind) {
   const values = Object.keys(histogram).map(Number);
   if (!values.length) return;
-  element("h3", title, parent);
+  element("h3", `${title} (positions on a square-root scale)`, parent);
   const max = Math.max(...values), top = Math.max(...Object.values(histogram));
   const W = 640, H = 200, left = 40, bottom = 24, step = (W - left - 10) / (max + 1);
   const c = svg("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": title }, parent);
