@@ -342,8 +342,21 @@ def editor(browser, origin, check):
     answer = cli(HOUSE, "probe", "--json", expected)
     check(shown["value"].startswith(described("Black", answer)),
           f"editor's position: {shown['value']!r}, the command line's {answer}")
-    fen = browser.evaluate("document.getElementById('sanmill').value")
-    check(fen.startswith("*") or fen.startswith("@") or fen.startswith("O"), f"Sanmill FEN {fen!r}")
+    # Its Sanmill FEN is `show`'s; swap colours, then the FEN imported gives it back.
+    shown_cli = subprocess.run([TOOL, "show", "--herd", "3", "--position", expected],
+                               capture_output=True, text=True).stdout
+    fen = re.search(r"^sanmill: +(.*)$", shown_cli, re.M).group(1)
+    deadline, page_fen = time.monotonic() + 10, None
+    while page_fen != fen and time.monotonic() < deadline:
+        time.sleep(0.05)
+        page_fen = browser.evaluate("document.getElementById('sanmill').value")
+    check(page_fen == fen, f"Sanmill FEN {page_fen!r}, show's {fen!r}")
+    swapped = expected.translate(str.maketrans("WB", "BW")).replace(" b 1 2 3", " w 2 1 3")
+    browser.click("#edit-swap")
+    check(browser.page(swapped, with_line=False)["board"] == swapped, "swap colours")
+    browser.set_value("#sanmill", fen)
+    browser.click("#sanmill-import")
+    check(browser.page(expected, with_line=False)["board"] == expected, "the Sanmill FEN imported")
     # Too many white cows for herd 3: the command line's message.
     browser.set_value("#edit-white-hand", "3")
     bad = expected.replace(" b 1 2 3", " b 3 2 3")

@@ -59,8 +59,8 @@ nlohmann::json flags_json(const Game& game, const Position& pos, const Move& m,
   nlohmann::json flags = nlohmann::json::array();
   if (game.forms_mill(pos, m)) flags.push_back("mill");
   if (m.num_shots() > 0) flags.push_back("shoots");
-  const bool blocked = game.passes(after) ||
-                       (game.outcome(after, false) == Outcome::kLoss && after.total(after.side_to_move) > 2);
+  const bool blocked = game.passes(after) || (game.outcome(after, false) == Outcome::kLoss &&
+                                              after.total(after.side_to_move) > 2);
   if (blocked) flags.push_back("blocks");
   if (m.is_pass()) flags.push_back("pass");
   return flags;

@@ -118,16 +118,19 @@ void answer_position(const ServedDatabases& dbs, const httplib::Request& req,
     const Database& db = requested(dbs, req);
     const Board& board = db.game().board();
     const int cows = db.rules().cows_per_player;
+    // The FEN's move number counts the cows placed of those a player starts with.
+    const int herd = db.herd() > 0 ? db.herd() : cows;
     if (req.has_param("position") == req.has_param("sanmill"))
       throw ParseError("give exactly one of the parameters 'position' and 'sanmill'");
-    const std::string text = req.get_param_value(req.has_param("position") ? "position" : "sanmill");
+    const std::string text =
+        req.get_param_value(req.has_param("position") ? "position" : "sanmill");
     require_utf8(text);
     const Position pos = req.has_param("position") ? parse_position(text, cows, board)
                                                    : parse_sanmill_fen(text, cows, board);
     validate_bars(db.rules(), pos);
     reply(res, 200,
           {{"position", to_string(pos, board)},
-           {"sanmill", sanmill_has(board) ? nlohmann::json(to_sanmill_fen(pos, cows, board))
+           {"sanmill", sanmill_has(board) ? nlohmann::json(to_sanmill_fen(pos, herd, board))
                                           : nlohmann::json()}});
   } catch (const std::exception& e) {
     reply_error(res, status_of(e), e.what());
@@ -324,8 +327,8 @@ void ProbeServer::add_routes() {
   get("/api/v1/position", [&dbs](const httplib::Request& req, httplib::Response& res) {
     answer_position(dbs, req, res);
   });
-  get("/api/v1/stats", [&dbs, cache = std::make_shared<StatsCache>()](
-                           const httplib::Request& req, httplib::Response& res) {
+  get("/api/v1/stats", [&dbs, cache = std::make_shared<StatsCache>()](const httplib::Request& req,
+                                                                      httplib::Response& res) {
     answer_stats(dbs, *cache, req, res);
   });
   post("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
@@ -338,8 +341,8 @@ void ProbeServer::add_routes() {
     reply(res, 200, {{"status", "ok"}});
   });
   for (const ExplorerAsset& asset : explorer_assets()) {
-    const std::string body = asset.path == std::string_view("/") ? with_info(asset.body, info)
-                                                                 : std::string(asset.body);
+    const std::string body =
+        asset.path == std::string_view("/") ? with_info(asset.body, info) : std::string(asset.body);
     get(asset.path, [asset, body](const httplib::Request&, httplib::Response& res) {
       // Everything the page needs comes from this server.
       res.set_header("Content-Security-Policy", "default-src 'self'");
