@@ -72,12 +72,18 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
   require_utf8(position);
   const Board& board = db.game().board();
   const Position pos = parse_position(position, db.rules().cows_per_player, db.game().board());
+  const Metric metric = parts.pure ? Metric::kPure : Metric::kUnderTheRules;
   nlohmann::json j = to_json(db.probe(pos));
   j["position"] = position;
   if (parts.explain) j["game_over"] = game_over_json(db.game(), pos);
-  const auto ranked = db.moves(pos);
-  j["best_move"] =
-      ranked.empty() ? nlohmann::json() : nlohmann::json(to_string(board, ranked[0].first));
+  const auto ranked = db.moves(pos, metric);
+  const auto best = [&](Metric m) {
+    return ranked.empty() ? nlohmann::json()
+                          : nlohmann::json(to_string(board, best_of(ranked, m).first));
+  };
+  j["best_move"] = best(Metric::kUnderTheRules);
+  j["best_move_pure"] = best(Metric::kPure);
+  j["metric"] = parts.pure ? "pure" : "rule";
   if (parts.moves) {
     j["moves"] = nlohmann::json::array();
     for (const auto& [m, v] : ranked) {
@@ -91,13 +97,12 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
   }
   if (parts.line) {
     j["line"] = nlohmann::json::array();
-    for (const Move& m : db.best_line(pos, parts.line_values))
-      j["line"].push_back(to_string(board, m));
+    for (const Move& m : db.best_line(pos, metric)) j["line"].push_back(to_string(board, m));
   }
   if (parts.mainline) {
     j["mainline"] = nlohmann::json::array();
     Position at = pos;
-    for (const Move& m : db.best_line(pos, parts.line_values)) {
+    for (const Move& m : db.best_line(pos, metric)) {
       at = db.game().make(at, m);
       nlohmann::json ply = to_json(db.probe(at));
       ply["move"] = to_string(board, m);

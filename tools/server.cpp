@@ -57,12 +57,14 @@ const Database& requested(const ServedDatabases& dbs, const httplib::Request& re
   }
 }
 
-// The `pure` parameter: which values a line follows.
-Database::Line line_values(const httplib::Request& req) {
-  const std::string pure = req.get_param_value("pure");
-  if (pure.empty() || pure == "0") return Database::Line::kUnderTheRules;
-  if (pure == "1") return Database::Line::kPure;
-  throw ParseError("the parameter 'pure' is 0 or 1, not '" + pure + "'");
+// The `pure` parameter: 1 orders the moves and plays the line by the pure metric, 0 (or none)
+// by the rule's; throws ParseError (a 400) for another value.
+bool pure_requested(const httplib::Request& req) {
+  if (!req.has_param("pure")) return false;
+  const std::string value = req.get_param_value("pure");
+  if (value != "0" && value != "1")
+    throw ParseError("the parameter 'pure' is 0 or 1, not '" + value + "'");
+  return value == "1";
 }
 
 // GET answers for the `position` parameter.
@@ -70,7 +72,7 @@ void answer_get(const ServedDatabases& dbs, const httplib::Request& req, httplib
                 AnswerParts parts) {
   try {
     if (!req.has_param("position")) throw ParseError("the parameter 'position' is missing");
-    parts.line_values = line_values(req);
+    parts.pure = pure_requested(req);
     reply(res, 200, answer_json(requested(dbs, req), req.get_param_value("position"), parts));
   } catch (const std::exception& e) {
     reply_error(res, status_of(e), e.what());
@@ -80,8 +82,10 @@ void answer_get(const ServedDatabases& dbs, const httplib::Request& req, httplib
 // POST /api/v1/probe: one answer (or error object) per line of the body, in order.
 void answer_batch(const ServedDatabases& dbs, const httplib::Request& req, httplib::Response& res) {
   const Database* db = nullptr;
+  bool pure = false;
   try {
     db = &requested(dbs, req);
+    pure = pure_requested(req);
   } catch (const std::exception& e) {
     return reply_error(res, status_of(e), e.what());
   }
@@ -101,7 +105,7 @@ void answer_batch(const ServedDatabases& dbs, const httplib::Request& req, httpl
   std::string out;
   for (const std::string_view line : lines) {
     try {
-      out += dump_line(answer_json(*db, line, {.moves = true}));
+      out += dump_line(answer_json(*db, line, {.moves = true, .pure = pure}));
     } catch (const std::exception& e) {
       out += dump_line(error_json(line, e.what()));
     }
