@@ -36,6 +36,8 @@ MSSA = os.path.join(DB_ROOT, "mssa-1")
 # Issue 25's position: the best move under the rules (a1-a7) is not the pure one (a4-b2xf6).
 ISSUE_25 = ".B....WW/..BB..../...BB.W. w 0 0 0"
 MSSA_BAR = "W.WB..../WWW...../....B.B. w 0 0 0 bar:w:a7-d7-g7"
+# Won in 3 in the pure game, but mssa-1 draws 3v3 after 10 plies without a shot.
+CURSED = "B..B..W./....B..W/....W... b 0 0 8"
 
 
 class Browser:
@@ -427,6 +429,8 @@ def pure_toggle(browser, origin, check):
     check(by_pure["moves"][0] == "a4-b2xf6" and by_pure["moves"] != by_rule["moves"],
           f"by pure distance: {by_pure['moves'][:3]}")
     check("pure=1" in by_pure["url"], f"URL {by_pure['url']}")
+    why = browser.evaluate("document.getElementById('why').textContent")
+    check("under the rules is a1-a7; by pure distance, a4-b2xf6" in why, f"why: {why!r}")
     browser.click('input[name="metric"][value="rule"]')
 
 
@@ -478,6 +482,23 @@ def koti_and_bars(browser, origin, check):
     check(barred["value"].startswith(described("White", answer)), f"{barred['value']!r}, CLI {answer}")
 
 
+def cursed(browser, origin, check):
+    """An mssa-1 position won in the pure game but drawn by its ply limit: its cursed win and
+    its moves' blessed losses named, explained and grouped with the draws."""
+    answer = cli([MSSA], "probe", "--json", "--moves", CURSED)
+    browser.navigate(url(origin, CURSED, rules="mssa-1"))
+    shown = browser.page(CURSED)
+    groups = json.loads(browser.evaluate("""JSON.stringify([...document.querySelectorAll(
+        '#moves tr[data-move]')].map(r => [r.parentNode.className, r.className]))"""))
+    expected = [["loss" if m["rule_value"] == "loss" else "win" if m["rule_value"] == "win"
+                 else "draw", m["rule_value"]] for m in answer["moves"]]
+    check(groups == expected, f"groups {groups}, the command line's {expected}")
+    why = browser.evaluate("document.getElementById('why').textContent")
+    check("under the rules cursed win" in shown["value"] and "A cursed win:" in why and
+          "A blessed loss:" in why, f"value {shown['value']!r}, why {why!r}")
+    browser.screenshot(os.path.join(OUT_DIR, "11-cursed.png"))
+
+
 def narrow(browser, origin, check):
     """360 px wide: no horizontal scrolling, on the explorer and a statistics page."""
     browser.width(360)
@@ -489,7 +510,7 @@ def narrow(browser, origin, check):
         check(width[0] <= width[1] == 360, f"{page}: scrollWidth {width[0]} at {width[1]} px")
     browser.navigate(url(origin, ISSUE_25))
     browser.page(ISSUE_25)
-    browser.screenshot(os.path.join(OUT_DIR, "11-360px.png"))
+    browser.screenshot(os.path.join(OUT_DIR, "12-360px.png"))
     browser.call("Emulation.clearDeviceMetricsOverride", session=True)
 
 
@@ -516,7 +537,7 @@ def main():
             origin = re.match(r"listening on (http://[0-9.:]+)/", server.stdout.readline()).group(1)
             browser = Browser(chromium, profile)
             for scenario in (first_clicks, first_paint, editor, play, pure_toggle, statistics,
-                             koti_and_bars, narrow):
+                             koti_and_bars, cursed, narrow):
                 try:
                     scenario(browser, origin, check)
                 except (TimeoutError, RuntimeError, StopIteration, KeyError) as e:

@@ -211,7 +211,10 @@ function drawValue() {
   $("value").textContent = a ? describe(a) + (gameOver(a) ? " (the game is over)" : "") : "";
   const explained = new Set();
   if (a) for (const r of [a, ...a.moves]) if (EXPLAIN[r.rule_value]) explained.add(r.rule_value);
-  $("why").textContent = [...explained].map((k) => EXPLAIN[k]).join(" ");
+  const why = [...explained].map((k) => EXPLAIN[k]);
+  if (a && a.best_move !== a.best_move_pure)
+    why.push(`The best move under the rules is ${a.best_move}; by pure distance, ${a.best_move_pure}.`);
+  $("why").textContent = why.join(" ");
   $("metric").hidden = !a || a.rule_value === undefined;
 }
 
