@@ -120,7 +120,8 @@ class Browser:
         `with_line`, its best line."""
         deadline = time.monotonic() + timeout
         while True:
-            state = self.evaluate("""!document.getElementById('board') ? '{}' : JSON.stringify({
+            state = self.evaluate("""!(document.body && document.body.dataset.shown &&
+                document.getElementById('board')) ? '{}' : JSON.stringify({
                 shown: document.body.dataset.shown,
                 url: location.href,
                 board: document.getElementById('board').dataset.position,
@@ -301,18 +302,20 @@ def first_clicks(browser, origin, check):
 
 
 def first_paint(browser, origin, check):
-    """With every request to the API refused, the board still shows the URL's position."""
-    browser.call("Network.setBlockedURLs", session=True, urls=["*/api/*"])
+    """While every request to the API is held unanswered, the board already shows the URL's
+    position: the first paint waits for no fetch."""
+    browser.call("Fetch.enable", session=True, patterns=[{"urlPattern": "*/api/*"}])
     position = "W.W...../B......./B..B..W. w 0 0 0"
     browser.navigate(url(origin, position))
-    deadline = time.monotonic() + 10
-    cows = []
-    while time.monotonic() < deadline and len(cows) != 6:
+    deadline, cows = time.monotonic() + 10, 0
+    while time.monotonic() < deadline and cows != 6:
         time.sleep(0.05)
-        cows = browser.evaluate("[...document.querySelectorAll('#board .cow')].length") or []
-        cows = [0] * cows if isinstance(cows, int) else []
-    check(len(cows) == 6, "the first paint without the API shows no cows")
-    browser.call("Network.setBlockedURLs", session=True, urls=[])
+        cows = browser.evaluate("document.querySelectorAll('#board .cow').length")
+    held = [e for e in browser.events if e.get("method") == "Fetch.requestPaused"]
+    check(cows == 6 and held, f"the first paint with the API held: {cows} cows, {len(held)} held")
+    browser.screenshot(os.path.join(OUT_DIR, "0-first-paint.png"))
+    browser.call("Fetch.disable", session=True)  # lets the held requests go on
+    browser.page(position, with_line=False)
 
 
 def editor(browser, origin, check):
@@ -542,6 +545,9 @@ def main():
                     scenario(browser, origin, check)
                 except (TimeoutError, RuntimeError, StopIteration, KeyError) as e:
                     check(False, f"{scenario.__name__}: {e!r}")
+            thrown = [e["params"]["exceptionDetails"] for e in browser.events
+                      if e.get("method") == "Runtime.exceptionThrown"]
+            check(not thrown, f"the page threw: {thrown[:3]}")
             # Every request went to the server itself.
             requested = [e["params"]["request"]["url"] for e in browser.events
                          if e.get("method") == "Network.requestWillBeSent"]
