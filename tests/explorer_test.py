@@ -503,17 +503,33 @@ def cursed(browser, origin, check):
 
 
 def narrow(browser, origin, check):
-    """360 px wide: no horizontal scrolling, on the explorer and a statistics page."""
+    """360 px wide: no horizontal scrolling, on the explorer (with its editor open too) and the
+    statistics and metrics pages."""
     browser.width(360)
-    for page, shown in ((url(origin, ISSUE_25), ISSUE_25),
+
+    def fits(what):
+        width = browser.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        check(width[0] <= width[1] == 360, f"{what}: scrollWidth {width[0]} at {width[1]} px")
+
+    for page, shown in ((f"{origin}/stats.html", "stats"),
                         (f"{origin}/stats.html?rules=morabaraba&subspace=3v3", "stats")):
         browser.navigate(page)
         browser.drawn(shown)
-        width = browser.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-        check(width[0] <= width[1] == 360, f"{page}: scrollWidth {width[0]} at {width[1]} px")
+        fits(page)
+    browser.navigate(f"{origin}/metrics.html")
+    deadline = time.monotonic() + 10
+    while not browser.evaluate("location.pathname === '/metrics.html' &&"
+                               " document.readyState === 'complete'"):
+        if time.monotonic() > deadline:
+            raise TimeoutError("/metrics.html did not load")
+        time.sleep(0.05)
+    fits("/metrics.html")
     browser.navigate(url(origin, ISSUE_25))
     browser.page(ISSUE_25)
+    fits("the explorer")
     browser.screenshot(os.path.join(OUT_DIR, "12-360px.png"))
+    browser.click("#edit")
+    fits("the editor")
     browser.call("Emulation.clearDeviceMetricsOverride", session=True)
 
 
