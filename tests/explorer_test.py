@@ -2,8 +2,9 @@
 page loaded from it and driven with real clicks: moves played by their rows, the board and the
 keyboard, back and forward, positions typed in; a position set up with the editor; a game
 against the database played to its end and taken back; the pure/rule toggle; a statistics page
-and its longest-win link; the Koti board and an mssa-1 position with a bar; the first paint
-with the API blocked; a 360 px wide viewport. What the page shows must follow the server's and
+and its longest-win link; the Koti board and an mssa-1 position with a bar; a cursed win; every
+rule set served opened from its name; the first paint while the API is held unanswered; a
+360 px wide viewport. What the page shows must follow the server's and
 the command line's answers, and every request it makes must go to the server itself. Driven
 over the Chrome DevTools protocol on --remote-debugging-pipe with the standard library only;
 the screenshots go to OUT_DIR. Exit status 77 (skipped) where Chromium is not installed.
@@ -33,6 +34,9 @@ KOTI_START = "......../......../......../. w 3 3 0"
 HOUSE = [os.path.join(DB_ROOT, f) for f in ("herd3-morabaraba", "morabaraba-8")]
 KOTI = os.path.join(DB_ROOT, "herd3-koti")
 MSSA = os.path.join(DB_ROOT, "mssa-1")
+# Every other rule set of the fixture, for every_preset().
+OTHERS = [KOTI, MSSA] + [os.path.join(DB_ROOT, f)
+                         for f in ("malom", "house-003", "herd3-msa-tournament")]
 # Issue 25's position: the best move under the rules (a1-a7) is not the pure one (a4-b2xf6).
 ISSUE_25 = ".B....WW/..BB..../...BB.W. w 0 0 0"
 MSSA_BAR = "W.WB..../WWW...../....B.B. w 0 0 0 bar:w:a7-d7-g7"
@@ -131,6 +135,7 @@ class Browser:
                 rows: [...document.querySelectorAll('#moves tr[data-move]')].map(r => r.textContent),
                 value: document.getElementById('value').textContent,
                 error: document.getElementById('error').textContent,
+                status: document.getElementById('status').textContent,
                 sides: document.getElementById('sides').textContent,
                 line: [...document.querySelectorAll('#line li[data-move]')].map(li => li.dataset.move),
                 game: [...document.querySelectorAll('#game li')].map(li => li.dataset.move),
@@ -502,6 +507,32 @@ def cursed(browser, origin, check):
     browser.screenshot(os.path.join(OUT_DIR, "11-cursed.png"))
 
 
+def every_preset(browser, origin, check):
+    """Each database served opens from its rules alone: a whole-game folder on its start, one
+    of the moving phase in the editor, on an empty board the command line refuses as the page
+    does."""
+    rules_of = {f: cli([f], "info", "--json")["rules"] for f in HOUSE + OTHERS}
+    for db in get_json(origin, "/api/v1/info", "")["databases"]:
+        rules, herd = db["rules"], db["herd"]
+        browser.navigate(f"{origin}/?rules={rules}")
+        deadline, shown = time.monotonic() + 20, None
+        while shown is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            shown = browser.evaluate("document.body && document.body.dataset.shown || null")
+        folders = [f for f, r in rules_of.items() if r == rules]
+        answer = cli(folders, "probe", "--json", shown or "")
+        page = browser.page(shown, with_line=False)
+        editing = browser.evaluate("!document.getElementById('editor').hidden")
+        if herd:
+            check(shown == page["board"] and not editing and
+                  page["value"].startswith(described("White", answer)),
+                  f"{rules}: opened on {shown!r}: {page['value']!r}, CLI {answer}")
+        else:
+            check(editing and page["error"] == answer.get("error") and
+                  "moving phase only" in page["status"],
+                  f"{rules}: opened on {shown!r}, editing {editing}: {page['error']!r}, CLI {answer}")
+
+
 def narrow(browser, origin, check):
     """360 px wide: no horizontal scrolling, on the explorer (with its editor open too) and the
     statistics and metrics pages."""
@@ -540,7 +571,7 @@ def main():
         return 77
     os.makedirs(OUT_DIR, exist_ok=True)
     args = [TOOL, "serve", "--port", "0", "--quiet"]
-    for folder in HOUSE + [KOTI, MSSA]:
+    for folder in HOUSE + OTHERS:
         args += ["--db", folder]
     server = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
     failures = []
@@ -556,7 +587,7 @@ def main():
             origin = re.match(r"listening on (http://[0-9.:]+)/", server.stdout.readline()).group(1)
             browser = Browser(chromium, profile)
             for scenario in (first_clicks, first_paint, editor, play, pure_toggle, statistics,
-                             koti_and_bars, cursed, narrow):
+                             koti_and_bars, cursed, every_preset, narrow):
                 try:
                     scenario(browser, origin, check)
                 except (TimeoutError, RuntimeError, StopIteration, KeyError) as e:

@@ -518,8 +518,11 @@ async function start() {
   $("rules").value = state.rules;
   listen();
   const position = params.get("position") || startPosition(database());
-  if (!params.get("position") && database().herd === 0) setEditing(true);
+  const movingOnly = !params.get("position") && database().herd === 0;
+  if (movingOnly) setEditing(true);
   await show(position, false);
+  if (movingOnly)
+    $("status").textContent = "This database holds the moving phase only: set up a position.";
 }
 
 start().catch((e) => { $("error").textContent = e.message; });
