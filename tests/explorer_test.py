@@ -4,10 +4,10 @@ keyboard, back and forward, positions typed in; a position set up with the edito
 against the database played to its end and taken back; the pure/rule toggle; a statistics page
 and its longest-win link; the Koti board and an mssa-1 position with a bar; a cursed win; every
 rule set served opened from its name; the first paint while the API is held unanswered; a
-360 px wide viewport. What the page shows must follow the server's and
-the command line's answers, and every request it makes must go to the server itself. Driven
-over the Chrome DevTools protocol on --remote-debugging-pipe with the standard library only;
-the screenshots go to OUT_DIR. Exit status 77 (skipped) where Chromium is not installed.
+360 px wide viewport. What the page shows must follow the server's and the command line's
+answers, and every request it makes must go to the server itself. Driven over the Chrome
+DevTools protocol on --remote-debugging-pipe with the standard library only; the screenshots go
+to OUT_DIR. Exit status 77 (skipped) where Chromium is not installed.
 
     explorer_test.py MORABARABA DB_ROOT OUT_DIR
 """
