@@ -311,10 +311,12 @@ async function fillEditor() {
   $("edit-bars").value = f.bars.join(" ");
   $("edit-bars-label").hidden = !/mssa-1|house-003/.test(state.rules) && !f.bars.length;
   $("sanmill").value = "";
+  $("sanmill").placeholder = "";
   try {
     const both = await getJson(`/api/v1/position?${new URLSearchParams({ position: state.position, rules: state.rules })}`);
     if (both.position === state.position || stringOf(fieldsOf(both.position)) === state.position)
-      $("sanmill").value = both.sanmill || "(no Sanmill board)";
+      if (both.sanmill) $("sanmill").value = both.sanmill;
+      else $("sanmill").placeholder = "(Sanmill has no such board)";
   } catch (e) {
     // The error is shown once, by the probe.
   }
@@ -476,11 +478,19 @@ function listen() {
       $("error").textContent = e.message;
     }
   });
-  const copy = (text) => navigator.clipboard.writeText(text)
-    .then(() => { $("status").textContent = `copied ${text}`; },
-          () => { $("status").textContent = "the browser did not allow copying: select the text instead"; });
-  $("sanmill-copy").addEventListener("click", () => copy($("sanmill").value));
-  $("position-copy").addEventListener("click", () => copy(state.position));
+  // The clipboard where the browser offers it (pages of https or localhost); elsewhere the
+  // text is selected for the user to copy.
+  const copy = (field) => {
+    const selected = () => {
+      field.select();
+      $("status").textContent = "selected: press Ctrl+C to copy";
+    };
+    if (!navigator.clipboard) return selected();
+    navigator.clipboard.writeText(field.value)
+      .then(() => { $("status").textContent = `copied ${field.value}`; }, selected);
+  };
+  $("sanmill-copy").addEventListener("click", () => copy($("sanmill")));
+  $("position-copy").addEventListener("click", () => copy($("position-input")));
   for (const radio of document.querySelectorAll('input[name="metric"]'))
     radio.addEventListener("change", () => {
       state.pure = radio.value === "pure" && radio.checked;
