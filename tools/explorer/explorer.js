@@ -90,10 +90,16 @@ function drawBoard() {
   }
   for (let r = 1; r <= 7; ++r)
     svg("text", { class: "label", x: 20, y: MARGIN + GRID * (7 - r) }, board).textContent = r;
+  // Barred lines dashed; a barred move (from, to) with an arrowhead at `to`.
+  const head = svg("marker", { id: "bar-head", viewBox: "0 0 10 10", refX: 10, refY: 5,
+                               markerWidth: 4, markerHeight: 4, orient: "auto" },
+                   svg("defs", {}, board));
+  svg("path", { d: "M0,0 L10,5 L0,10 z", class: "bar-head" }, head);
   for (const bar of barsOf(state.position)) {
     if (!bar.points.every((p) => at[p])) continue;
-    svg("polyline", { class: `bar ${bar.side}`, "data-bar": bar.points.join("-"),
-                      points: bar.points.map((n) => at[n].join(",")).join(" ") }, board);
+    const line = svg("polyline", { class: `bar ${bar.side}`, "data-bar": bar.points.join("-"),
+                                   points: bar.points.map((n) => at[n].join(",")).join(" ") }, board);
+    if (bar.points.length === 2) line.setAttribute("marker-end", "url(#bar-head)");
   }
 
   const cows = state.position ? cowsOf(state.position) : {};
