@@ -339,11 +339,9 @@ def editor(browser, origin, check):
                          with_line=False)
     browser.evaluate("(() => { const s = document.getElementById('edit-side'); s.value = 'b';"
                      " s.dispatchEvent(new Event('change')); })()")
-    time.sleep(0.3)
     for selector, value in (("#edit-white-hand", "1"), ("#edit-black-hand", "2"),
                             ("#edit-count", "3")):
         browser.set_value(selector, value)
-        time.sleep(0.3)
     squares = ["W" if p in ("a7", "g1") else "B" if p == "d6" else "." for p in points]
     expected = "/".join("".join(squares[i:i + 8]) for i in range(0, 24, 8)) + " b 1 2 3"
     shown = browser.page(expected)

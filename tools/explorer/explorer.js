@@ -307,14 +307,18 @@ function drawGame() {
   }
 }
 
-// The editor's fields from the position shown, and its Sanmill FEN.
+// The editor's fields from the position shown (but the one being typed in), and its Sanmill
+// FEN.
 async function fillEditor() {
   const f = fieldsOf(state.position);
-  $("edit-side").value = f.side;
-  $("edit-white-hand").value = f.hands[0];
-  $("edit-black-hand").value = f.hands[1];
-  $("edit-count").value = f.count;
-  $("edit-bars").value = f.bars.join(" ");
+  const fill = (id, value) => {
+    if (document.activeElement !== $(id)) $(id).value = value;
+  };
+  fill("edit-side", f.side);
+  fill("edit-white-hand", f.hands[0]);
+  fill("edit-black-hand", f.hands[1]);
+  fill("edit-count", f.count);
+  fill("edit-bars", f.bars.join(" "));
   $("edit-bars-label").hidden = !/mssa-1|house-003/.test(state.rules) && !f.bars.length;
   $("sanmill").value = "";
   $("sanmill").placeholder = "";
