@@ -73,6 +73,19 @@ std::vector<std::filesystem::path> to_paths(const char* const* folders, std::siz
   return paths;
 }
 
+bool valid_metric(int metric) {
+  return metric == MORA_METRIC_RULE || metric == MORA_METRIC_PURE;
+}
+
+mora_status bad_metric(int metric) {
+  return fail(MORA_ERR_ARGUMENT, "metric " + std::to_string(metric) +
+                                     " is neither MORA_METRIC_RULE (0) nor MORA_METRIC_PURE (1)");
+}
+
+mora::Metric to_metric(int metric) {
+  return metric == MORA_METRIC_PURE ? mora::Metric::kPure : mora::Metric::kUnderTheRules;
+}
+
 // Copies `text` and its terminating zero into out[0, size).
 mora_status copy_out(const std::string& text, char* out, std::size_t size) {
   if (text.size() >= size)
@@ -142,14 +155,15 @@ mora_status mora_probe_wdl(const mora_db* db, const char* position, int* wdl) {
   });
 }
 
-mora_status mora_moves(const mora_db* db, const char* position, mora_move* moves, size_t capacity,
-                       size_t* count) {
+mora_status mora_moves_by(const mora_db* db, const char* position, int metric, mora_move* moves,
+                          size_t capacity, size_t* count) {
   if (!db) return null_argument("db");
   if (!position) return null_argument("position");
   if (!count) return null_argument("count");
   if (!moves && capacity) return null_argument("moves");
+  if (!valid_metric(metric)) return bad_metric(metric);
   return guarded([&] {
-    const auto ranked = db->db.moves(parse(*db, position));
+    const auto ranked = db->db.moves(parse(*db, position), to_metric(metric));
     *count = ranked.size();
     if (ranked.size() > capacity)
       return fail(MORA_ERR_BUFFER, "room for " + std::to_string(capacity) + " moves, " +
@@ -164,32 +178,49 @@ mora_status mora_moves(const mora_db* db, const char* position, mora_move* moves
   });
 }
 
-mora_status mora_best_move(const mora_db* db, const char* position, char* move, size_t size) {
+mora_status mora_best_move_by(const mora_db* db, const char* position, int metric, char* move,
+                              size_t size) {
   if (!db) return null_argument("db");
   if (!position) return null_argument("position");
   if (!move) return null_argument("move");
+  if (!valid_metric(metric)) return bad_metric(metric);
   return guarded([&] {
-    const auto best = db->db.best_move(parse(*db, position));
+    const auto best = db->db.best_move(parse(*db, position), to_metric(metric));
     return copy_out(best ? mora::to_string(db->db.game().board(), *best) : "", move, size);
   });
 }
 
-mora_status mora_best_line(const mora_db* db, const char* position, int max_plies, char* line,
-                           size_t size, size_t* needed) {
+mora_status mora_best_line_by(const mora_db* db, const char* position, int metric, int max_plies,
+                              char* line, size_t size, size_t* needed) {
   if (!db) return null_argument("db");
   if (!position) return null_argument("position");
   if (!line && size) return null_argument("line");
   if (max_plies < 0) return fail(MORA_ERR_ARGUMENT, "max_plies is negative");
+  if (!valid_metric(metric)) return bad_metric(metric);
   return guarded([&] {
     std::string text;
     for (const mora::Move& m :
-         db->db.best_line(parse(*db, position), mora::Database::Line::kUnderTheRules, max_plies)) {
+         db->db.best_line(parse(*db, position), to_metric(metric), max_plies)) {
       if (!text.empty()) text += ' ';
       text += mora::to_string(db->db.game().board(), m);
     }
     if (needed) *needed = text.size() + 1;
     return copy_out(text, line, size);
   });
+}
+
+mora_status mora_moves(const mora_db* db, const char* position, mora_move* moves, size_t capacity,
+                       size_t* count) {
+  return mora_moves_by(db, position, MORA_METRIC_RULE, moves, capacity, count);
+}
+
+mora_status mora_best_move(const mora_db* db, const char* position, char* move, size_t size) {
+  return mora_best_move_by(db, position, MORA_METRIC_RULE, move, size);
+}
+
+mora_status mora_best_line(const mora_db* db, const char* position, int max_plies, char* line,
+                           size_t size, size_t* needed) {
+  return mora_best_line_by(db, position, MORA_METRIC_RULE, max_plies, line, size, needed);
 }
 
 mora_status mora_check(const char* const* folders, size_t num_folders) {

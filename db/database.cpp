@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
+#include <tuple>
 
 #include "db/barred_key.h"
 #include "db/successor_fold.h"
@@ -265,11 +266,41 @@ int rule_score(const ProbeResult& r) {
 
 }  // namespace
 
-bool better(const ProbeResult& a, const ProbeResult& b) {
-  return std::pair(rule_score(a), pure_score(a)) > std::pair(rule_score(b), pure_score(b));
+bool better(const ProbeResult& a, const ProbeResult& b, Metric metric) {
+  const auto key = [metric](const ProbeResult& r) {
+    return metric == Metric::kPure ? std::pair(pure_score(r), rule_score(r))
+                                   : std::pair(rule_score(r), pure_score(r));
+  };
+  return key(a) > key(b);
 }
 
-std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) const {
+namespace {
+
+// Whether `a` comes before `b` in a list of moves ordered by `metric`: better() by its value, or
+// of equal value with lower points (the final tie-break).
+bool ranks_before(const std::pair<Move, ProbeResult>& a, const std::pair<Move, ProbeResult>& b,
+                  Metric metric) {
+  if (better(a.second, b.second, metric)) return true;
+  if (better(b.second, a.second, metric)) return false;
+  // Points in the position string's order; kNoPoint (a placement's `from`, an unused shot)
+  // first.
+  const auto points = [](const Move& m) {
+    return std::tuple(m.from, m.to, m.shots, m.shot_declined);
+  };
+  return points(a.first) < points(b.first);
+}
+
+}  // namespace
+
+const std::pair<Move, ProbeResult>& best_of(const std::vector<std::pair<Move, ProbeResult>>& moves,
+                                            Metric metric) {
+  return *std::min_element(moves.begin(), moves.end(), [metric](const auto& a, const auto& b) {
+    return ranks_before(a, b, metric);
+  });
+}
+
+std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos,
+                                                          Metric metric) const {
   std::vector<std::pair<Move, ProbeResult>> out;
   if (covered_outcome(pos) != Outcome::kOngoing) return out;
   // The position's own table, as probe() needs it: without this check a missing subspace would
@@ -285,19 +316,19 @@ std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos) c
     if (game_.ply_counts(pos)) limit_to_count(r, rules_.ply_limit, pos.plies_since_mill);
     out.emplace_back(m, r);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return better(a.second, b.second); });
+  std::sort(out.begin(), out.end(),
+            [metric](const auto& a, const auto& b) { return ranks_before(a, b, metric); });
   return out;
 }
 
-std::optional<Move> Database::best_move(const Position& pos) const {
-  const auto ranked = moves(pos);
+std::optional<Move> Database::best_move(const Position& pos, Metric metric) const {
+  const auto ranked = moves(pos, metric);
   if (ranked.empty()) return std::nullopt;
   return ranked.front().first;
 }
 
-std::vector<Move> Database::best_line(const Position& start, Line values, int max_plies) const {
-  const bool pure = values == Line::kPure;
+std::vector<Move> Database::best_line(const Position& start, Metric metric, int max_plies) const {
+  const bool pure = metric == Metric::kPure;
   std::vector<Move> line;
   // Boards seen (the count aside): best play of a decided position never repeats one, as its
   // distance or plies to the next mill shrink every ply; a drawn line stops at its cycle.
@@ -306,13 +337,7 @@ std::vector<Move> Database::best_line(const Position& start, Line values, int ma
   // The pure game has no count: held at 0, it never ends the game nor limits a value.
   if (pure) pos.plies_since_mill = 0;
   while (static_cast<int>(line.size()) < max_plies && game_.outcome(pos) == Outcome::kOngoing) {
-    const auto ranked = moves(pos);
-    const Move m = pure ? std::max_element(ranked.begin(), ranked.end(),
-                                           [](const auto& a, const auto& b) {
-                                             return pure_score(a.second) < pure_score(b.second);
-                                           })
-                              ->first
-                        : ranked.front().first;
+    const Move m = moves(pos, metric).front().first;
     line.push_back(m);
     pos = game_.make(pos, m);
     if (pure) pos.plies_since_mill = 0;

@@ -30,6 +30,21 @@ struct ProbeResult {
   std::optional<int> plies_to_mill;  // when rule is kWin or kLoss
 };
 
+// What "best" means for a move (docs/METRICS.md). Both rank the values of the moves from the
+// side to move, each with the other as its tie-break, and then the move whose points come first
+// in the position string's order (the point moved from, to, shot). Without a ply limit (the
+// rules' ply_limit is 0, as for malom) the two are the same.
+enum class Metric {
+  // The game these rules play: the rule value at the position's count first (win, cursed win,
+  // draw, blessed loss, loss: a pure win that lets the count run out is a draw here, as chess's
+  // 50-move rule ranks by DTZ); then, for a rule win, the fewest plies to the next mill, for a
+  // rule loss the most; then the pure metric.
+  kUnderTheRules,
+  // The pure game (no ply limit): the fastest win, then draws, then the slowest loss, by
+  // distance to the end of the game; then the rule metric.
+  kPure,
+};
+
 class Database {
  public:
   // Opens every table (*.mtb) in `folders`; all must be of one rule set. Where two folders
@@ -62,18 +77,17 @@ class Database {
   // Only the pure win/draw/loss: reads one value stream instead of all four.
   Wdl probe_wdl(const Position& pos) const;
 
-  // Every legal move with the value it leads to, from the side to move, best first (see
-  // better()). Throws as probe() does.
-  std::vector<std::pair<Move, ProbeResult>> moves(const Position& pos) const;
-  // The first of moves(); nullopt when the game is over.
-  std::optional<Move> best_move(const Position& pos) const;
-  // Which values best play follows: the game under the database's rules, or the pure game
-  // (no ply limit), whose line a cursed win or a blessed loss plays out to its end.
-  enum class Line { kUnderTheRules, kPure };
-  // The moves of best play from `pos` until the game ends (by cows, a blocked player, a full
-  // board, or under the rules the ply limit), or a drawn line repeats a position, or
-  // `max_plies` moves.
-  std::vector<Move> best_line(const Position& pos, Line values = Line::kUnderTheRules,
+  // Every legal move with the value it leads to, from the side to move, best first by `metric`
+  // (see Metric and better()). Throws as probe() does.
+  std::vector<std::pair<Move, ProbeResult>> moves(const Position& pos,
+                                                  Metric metric = Metric::kUnderTheRules) const;
+  // The first of moves(pos, metric); nullopt when the game is over.
+  std::optional<Move> best_move(const Position& pos, Metric metric = Metric::kUnderTheRules) const;
+  // The moves of best play by `metric` from `pos` until the game ends (by cows, a blocked
+  // player, a full board, or under the rules the ply limit), or a drawn line repeats a position,
+  // or `max_plies` moves. The pure line holds the count at 0: the pure game has no ply limit, so
+  // a cursed win or a blessed loss plays out to its end, in as many plies as its distance.
+  std::vector<Move> best_line(const Position& pos, Metric metric = Metric::kUnderTheRules,
                               int max_plies = 1000) const;
 
   // The entry stored for the position of `mover` and `other` cows (the mover to move) with
@@ -111,12 +125,13 @@ class Database {
   int herd_ = 0;
 };
 
-// Orders moves' results from the side to move's view: true when `a` is better than `b`. With
-// the ply-limit part, the rule value at the position's count ranks first (a pure win that lets
-// the count run out is a draw in the game these rules play, as chess's 50-move rule ranks by
-// DTZ): rule wins by fewest plies to the next mill, rule losses by most; then, as without the
-// part, quickest win, draws, slowest loss.
-bool better(const ProbeResult& a, const ProbeResult& b);
+// Orders moves' results from the side to move's view: true when `a` is better than `b` by
+// `metric`.
+bool better(const ProbeResult& a, const ProbeResult& b, Metric metric);
+// The move that Database::moves(pos, metric) would list first, from `moves` (that list under
+// either metric, which must not be empty): so one list answers both metrics.
+const std::pair<Move, ProbeResult>& best_of(const std::vector<std::pair<Move, ProbeResult>>& moves,
+                                            Metric metric);
 
 // The answer for a count from the entry at count 0 (see docs/RULES.md, "What the solver computes").
 // `counted`: whether the count runs at the position (Game::ply_counts); where it does not, as

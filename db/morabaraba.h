@@ -97,17 +97,43 @@ MORA_API mora_status mora_probe(const mora_db* db, const char* position, mora_re
 /* Only the pure win/draw/loss (mora_wdl); the fastest probe. */
 MORA_API mora_status mora_probe_wdl(const mora_db* db, const char* position, int* wdl);
 
-/* Every legal move with its value, best first (rule value first where the rules have a ply
- * limit). Writes at most `capacity` moves and sets *count to the number of legal moves; fails
- * with MORA_ERR_BUFFER when they do not fit. */
+/* What "best" means for a move (docs/METRICS.md). Both order the moves' values from the side to
+ * move, each with the other as its tie-break, then moves of equal value by their points in the
+ * position string's order (the point moved from, then to, then shot). Where the rules have no
+ * ply limit (has_rule_part 0) the two are the same. */
+typedef enum mora_metric {
+  /* Under the ply limit, the game the rules play: the rule value at the position's count first
+   * (win, cursed win, draw, blessed loss, loss); then for a rule win the fewest plies to the next
+   * mill, for a rule loss the most; then the pure order. A cursed win's best move may thus be a
+   * slower pure win than the position's distance says, a blessed loss's a quicker loss. */
+  MORA_METRIC_RULE = 0,
+  /* By pure distance, the game without the ply limit: the fastest win, then draws, then the
+   * slowest loss; then the rule order. Its best move always keeps the position's pure value and
+   * distance. */
+  MORA_METRIC_PURE = 1
+} mora_metric;
+
+/* Every legal move with its value, best first by `metric` (a mora_metric; MORA_ERR_ARGUMENT for
+ * another value). Writes at most `capacity` moves and sets *count to the number of legal moves;
+ * fails with MORA_ERR_BUFFER when they do not fit. Since 0.2.0. */
+MORA_API mora_status mora_moves_by(const mora_db* db, const char* position, int metric,
+                                   mora_move* moves, size_t capacity, size_t* count);
+/* The best move by `metric`, or "" when the game is over. Since 0.2.0. */
+MORA_API mora_status mora_best_move_by(const mora_db* db, const char* position, int metric,
+                                       char* move, size_t size);
+/* The best line by `metric` (moves separated by single spaces) until the game ends, a drawn line
+ * repeats, or `max_plies` moves; the pure line holds the count at 0, so a cursed win or a blessed
+ * loss plays out to its end. Needs `size` >= *needed (the text and its zero); MORA_ERR_BUFFER
+ * when smaller. `needed` may be NULL. Since 0.2.0. */
+MORA_API mora_status mora_best_line_by(const mora_db* db, const char* position, int metric,
+                                       int max_plies, char* line, size_t size, size_t* needed);
+
+/* The functions of 0.1.0: mora_moves_by, mora_best_move_by and mora_best_line_by with
+ * MORA_METRIC_RULE. */
 MORA_API mora_status mora_moves(const mora_db* db, const char* position, mora_move* moves,
                                 size_t capacity, size_t* count);
-/* The best move, or "" when the game is over. */
 MORA_API mora_status mora_best_move(const mora_db* db, const char* position, char* move,
                                     size_t size);
-/* The best line (moves separated by single spaces) until the game ends, a drawn line repeats,
- * or `max_plies` moves. Needs `size` >= *needed (the text and its zero); MORA_ERR_BUFFER when
- * smaller. `needed` may be NULL. */
 MORA_API mora_status mora_best_line(const mora_db* db, const char* position, int max_plies,
                                     char* line, size_t size, size_t* needed);
 

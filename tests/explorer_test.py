@@ -1,16 +1,20 @@
 """The explorer in headless Chromium (ctest explorer): `morabaraba serve` on a free port, the
-page loaded from it, a move played by clicking its row, one by clicking the board, back and
-forward, a row played from the keyboard, a position typed in and a bad one; the board, the move
-list, the best line and the URL must follow the server's answers, and every request the page
-makes must go to the server itself. Driven over the Chrome DevTools protocol on
---remote-debugging-pipe with the standard library only; the screenshots go to OUT_DIR. Exit
-status 77 (skipped) where Chromium is not installed.
+page loaded from it and driven with real clicks: moves played by their rows, the board and the
+keyboard, back and forward, positions typed in; a position set up with the editor; a game
+against the database played to its end and taken back; the pure/rule toggle; a statistics page
+and its longest-win link; the Koti board and an mssa-1 position with a bar; a cursed win; every
+rule set served opened from its name; the first paint while the API is held unanswered; a
+360 px wide viewport. What the page shows must follow the server's and the command line's
+answers, and every request it makes must go to the server itself. Driven over the Chrome
+DevTools protocol on --remote-debugging-pipe with the standard library only; the screenshots go
+to OUT_DIR. Exit status 77 (skipped) where Chromium is not installed.
 
     explorer_test.py MORABARABA DB_ROOT OUT_DIR
 """
 
 import base64
 import json
+import random
 import os
 import re
 import select
@@ -26,6 +30,18 @@ import urllib.request
 
 TOOL, DB_ROOT, OUT_DIR = sys.argv[1:4]
 START = "......../......../........ w 3 3 0"
+KOTI_START = "......../......../......../. w 3 3 0"
+HOUSE = [os.path.join(DB_ROOT, f) for f in ("herd3-morabaraba", "morabaraba-8")]
+KOTI = os.path.join(DB_ROOT, "herd3-koti")
+MSSA = os.path.join(DB_ROOT, "mssa-1")
+# Every other rule set of the fixture, for every_preset().
+OTHERS = [KOTI, MSSA] + [os.path.join(DB_ROOT, f)
+                         for f in ("malom", "house-003", "herd3-msa-tournament")]
+# Issue 25's position: the best move under the rules (a1-a7) is not the pure one (a4-b2xf6).
+ISSUE_25 = ".B....WW/..BB..../...BB.W. w 0 0 0"
+MSSA_BAR = "W.WB..../WWW...../....B.B. w 0 0 0 bar:w:a7-d7-g7"
+# Won in 3 in the pure game, but mssa-1 draws 3v3 after 10 plies without a shot.
+CURSED = "B..B..W./....B..W/....W... b 0 0 8"
 
 
 class Browser:
@@ -37,8 +53,11 @@ class Browser:
         self._from_browser, from_browser = os.pipe()
 
         def pipes():
-            os.dup2(to_browser, 3)
-            os.dup2(from_browser, 4)
+            # Through copies above 4: a pipe end may itself be fd 3 or 4, which dup2 would
+            # leave closed on exec (or overwrite).
+            ends = os.dup(to_browser), os.dup(from_browser)
+            os.dup2(ends[0], 3)
+            os.dup2(ends[1], 4)
 
         self.process = subprocess.Popen(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
@@ -90,10 +109,12 @@ class Browser:
         return result["result"].get("value")
 
     def click(self, selector):
-        """A real mouse click (pressed and released) at the middle of the element."""
+        """A real mouse click (pressed and released) at the middle of the element, scrolled
+        into view first."""
         x, y = self.evaluate(
-            f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
-            ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+            " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y,
                       button="left", clickCount=1)
@@ -103,21 +124,36 @@ class Browser:
         `with_line`, its best line."""
         deadline = time.monotonic() + timeout
         while True:
-            state = self.evaluate("""!document.getElementById('board') ? '{}' : JSON.stringify({
+            state = self.evaluate("""!(document.body && document.body.dataset.shown &&
+                document.getElementById('board')) ? '{}' : JSON.stringify({
                 shown: document.body.dataset.shown,
                 url: location.href,
                 board: document.getElementById('board').dataset.position,
                 cows: [...document.querySelectorAll('#board g')].filter(g => g.querySelector('.cow'))
                       .map(g => g.dataset.point + (g.querySelector('.cow.W') ? 'W' : 'B')),
-                moves: [...document.querySelectorAll('#moves tbody tr')].map(r => r.textContent),
+                moves: [...document.querySelectorAll('#moves tr[data-move]')].map(r => r.dataset.move),
+                rows: [...document.querySelectorAll('#moves tr[data-move]')].map(r => r.textContent),
                 value: document.getElementById('value').textContent,
                 error: document.getElementById('error').textContent,
-                line: [...document.querySelectorAll('#line li')].map(li => li.textContent)})""")
+                status: document.getElementById('status').textContent,
+                sides: document.getElementById('sides').textContent,
+                line: [...document.querySelectorAll('#line li[data-move]')].map(li => li.dataset.move),
+                game: [...document.querySelectorAll('#game li')].map(li => li.dataset.move),
+                result: document.getElementById('result').textContent,
+                last: document.getElementById('board').dataset.lastMove})""")
             state = json.loads(state)
-            if state.get("shown") == shown and (state["line"] or not with_line):
+            if state.get("shown") == shown and (state["line"] or not with_line or state["error"]):
                 return state
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the page did not show {shown!r}: {state}")
+            time.sleep(0.05)
+
+    def drawn(self, shown, timeout=20):
+        """Waits until a page without a board (the statistics) has drawn `shown`."""
+        deadline = time.monotonic() + timeout
+        while self.evaluate("document.body && document.body.dataset.shown") != shown:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the page did not draw {shown!r}")
             time.sleep(0.05)
 
     def type_into(self, selector, text):
@@ -125,6 +161,26 @@ class Browser:
         text selected and typed over)."""
         self.evaluate(f"document.querySelector({json.dumps(selector)}).select()")
         self.call("Input.insertText", session=True, text=text)
+
+    def navigate(self, url):
+        self.evaluate("document.body && delete document.body.dataset.shown")
+        self.call("Page.navigate", session=True, url=url)
+
+    def redraw(self, action):
+        """Runs `action` (a click) after forgetting what the page last drew, so that page()
+        waits for the page to draw again, even the same position."""
+        self.evaluate("delete document.body.dataset.shown")
+        action()
+
+    def set_value(self, selector, value):
+        """Sets a form field as a user would: focused, its text typed over, left (a change)."""
+        self.evaluate(f"document.querySelector({json.dumps(selector)}).focus()")
+        self.type_into(selector, value)
+        self.evaluate(f"document.querySelector({json.dumps(selector)}).blur()")
+
+    def width(self, pixels):
+        self.call("Emulation.setDeviceMetricsOverride", session=True, width=pixels, height=800,
+                  deviceScaleFactor=1, mobile=pixels < 500)
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", session=True, format="png")["data"]
@@ -145,14 +201,365 @@ class Browser:
         os.close(self._from_browser)
 
 
-def get_json(origin, path, position):
+def get_json(origin, path, position, **params):
     """The server's answer for `position` at `path`, whatever its status."""
+    query = urllib.parse.urlencode({"position": position, **params})
     try:
-        with urllib.request.urlopen(
-                f"{origin}{path}?{urllib.parse.urlencode({'position': position})}") as r:
+        with urllib.request.urlopen(f"{origin}{path}?{query}") as r:
             return json.load(r)
     except urllib.error.HTTPError as e:
         return json.load(e)
+
+
+def cli(folders, *args):
+    """The command line's JSON answer."""
+    db = [a for f in folders for a in ("--db", f)]
+    return json.loads(subprocess.run([TOOL, *args, *db], capture_output=True, text=True).stdout)
+
+
+def described(side, answer):
+    """The page's words for a probe answer (explorer.js, describe())."""
+    text = f"{side} to move: {answer['value']}"
+    if answer["distance"] is not None:
+        text += f" in {answer['distance']} {'ply' if answer['distance'] == 1 else 'plies'}"
+    return text
+
+
+def url(origin, position, **params):
+    return f"{origin}/?{urllib.parse.urlencode({'position': position, **params})}"
+
+
+def first_clicks(browser, origin, check):
+    """Moves by a row, the board and the keyboard; back and forward; typed positions."""
+    start = get_json(origin, "/api/v1/probe", START)
+    browser.navigate(url(origin, START))
+    before = browser.page(START)
+    browser.screenshot(os.path.join(OUT_DIR, "1-start.png"))
+    check(before["cows"] == [], f"cows on the empty board: {before['cows']}")
+    check(len(before["moves"]) == 24, f"{len(before['moves'])} moves listed, not 24")
+    check(before["value"].startswith("White to move: win in 9"), before["value"])
+    check(before["moves"][0] == start["moves"][0]["move"] and
+          before["rows"][0].startswith(start["moves"][0]["move"] + "win 9"),
+          f"first row {before['rows'][0]!r}, best move {start['moves'][0]}")
+    check(before["sides"].startswith("White: 0 on the board, 3 in hand (to move)"), before["sides"])
+
+    # A click on the best move's row plays it; the move is marked on the board.
+    first = start["moves"][0]
+    browser.click("#moves tr[data-move]")
+    after = browser.page(first["position"])
+    browser.screenshot(os.path.join(OUT_DIR, "2-after-row-click.png"))
+    check(after["board"] == first["position"], f"board shows {after['board']}")
+    check(after["cows"] == [first["move"] + "W"], f"cows after {first['move']}: {after['cows']}")
+    check(after["last"] == first["move"], f"last move marked: {after['last']!r}")
+    check(after["moves"] != before["moves"] and len(after["moves"]) == 23,
+          f"move list after the click: {after['moves'][:3]}")
+    check(urllib.parse.parse_qs(urllib.parse.urlsplit(after["url"]).query)["position"] ==
+          [first["position"]], f"URL {after['url']}")
+    check(after["value"].startswith("Black to move: loss in 8"), after["value"])
+
+    # A click on a point of the board places Black's cow there.
+    reply = get_json(origin, "/api/v1/probe", first["position"])
+    placement = next(m for m in reply["moves"] if "x" not in m["move"])
+    browser.click(f'#board g[data-point="{placement["move"]}"] circle.hit')
+    placed = browser.page(placement["position"])
+    browser.screenshot(os.path.join(OUT_DIR, "3-after-board-click.png"))
+    check(sorted(placed["cows"]) == sorted([first["move"] + "W", placement["move"] + "B"]),
+          f"cows after the board click: {placed['cows']}")
+
+    # The best line is the server's.
+    line = get_json(origin, "/api/v1/line", placement["position"])["line"]
+    check(placed["line"] == line, f"best line {placed['line']}, the server's {line}")
+
+    # Back twice: the start again, from the browser's history; forward once.
+    browser.click("#back")
+    check(browser.page(first["position"])["cows"] == after["cows"], "back once")
+    browser.click("#back")
+    check(browser.page(START)["moves"] == before["moves"], "back to the start")
+    browser.click("#forward")
+    check(browser.page(first["position"])["moves"] == after["moves"], "forward")
+
+    # A move's row played from the keyboard: focused, Enter.
+    second = reply["moves"][1]
+    browser.evaluate("document.querySelectorAll('#moves tr[data-move]')[1].focus()")
+    for kind in ("keyDown", "keyUp"):
+        browser.call("Input.dispatchKeyEvent", session=True, type=kind, key="Enter",
+                     code="Enter", windowsVirtualKeyCode=13)
+    keyed = browser.page(second["position"])
+    check(sorted(keyed["cows"]) == sorted(after["cows"] + [second["move"] + "B"]),
+          f"Enter on {second['move']}: {keyed['cows']}")
+
+    # A position typed in: shown, and in the URL; a bad one: the server's error.
+    typed = placed["board"]
+    browser.type_into("#position-input", typed)
+    browser.click("#goto button")
+    shown = browser.page(typed)
+    check(shown["cows"] == placed["cows"] and shown["moves"] == placed["moves"],
+          f"typed position: {shown}")
+    check(urllib.parse.parse_qs(urllib.parse.urlsplit(shown["url"]).query)["position"] ==
+          [typed], f"URL {shown['url']}")
+    browser.type_into("#position-input", "nonsense")
+    browser.click("#goto button")
+    refused = browser.page("nonsense", with_line=False)
+    error = get_json(origin, "/api/v1/probe", "nonsense")["error"]
+    check(refused["error"] == error and refused["moves"] == [],
+          f"bad position: {refused['error']!r}, the server's {error!r}")
+    browser.screenshot(os.path.join(OUT_DIR, "4-bad-position.png"))
+
+
+def first_paint(browser, origin, check):
+    """While every request to the API is held unanswered, the board already shows the URL's
+    position: the first paint waits for no fetch."""
+    browser.call("Fetch.enable", session=True, patterns=[{"urlPattern": "*/api/*"}])
+    position = "W.W...../B......./B..B..W. w 0 0 0"
+    browser.navigate(url(origin, position))
+    deadline, cows = time.monotonic() + 10, 0
+    while time.monotonic() < deadline and cows != 6:
+        time.sleep(0.05)
+        cows = browser.evaluate("document.querySelectorAll('#board .cow').length")
+    held = [e for e in browser.events if e.get("method") == "Fetch.requestPaused"]
+    check(cows == 6 and held, f"the first paint with the API held: {cows} cows, {len(held)} held")
+    browser.screenshot(os.path.join(OUT_DIR, "0-first-paint.png"))
+    browser.call("Fetch.disable", session=True)  # lets the held requests go on
+    browser.page(position, with_line=False)
+
+
+def editor(browser, origin, check):
+    """A placing position set up with clicks and fields; then an illegal one."""
+    browser.navigate(url(origin, START))
+    browser.page(START)
+    browser.click("#edit")
+    browser.redraw(lambda: browser.click("#edit-clear"))
+    browser.page(START, with_line=False)
+    points = [p["name"] for p in get_json(origin, "/api/v1/info", "")["databases"][0]["board"]["points"]]
+    # a7 once (White), g1 once (White), d6 twice (Black).
+    for point, clicks in (("a7", 1), ("g1", 1), ("d6", 2)):
+        for _ in range(clicks):
+            browser.redraw(lambda: browser.click(f'#board g[data-point="{point}"] circle.hit'))
+            browser.page(browser.evaluate("document.getElementById('position-input').value"),
+                         with_line=False)
+    browser.evaluate("(() => { const s = document.getElementById('edit-side'); s.value = 'b';"
+                     " s.dispatchEvent(new Event('change')); })()")
+    for selector, value in (("#edit-white-hand", "1"), ("#edit-black-hand", "2"),
+                            ("#edit-count", "3")):
+        browser.set_value(selector, value)
+    squares = ["W" if p in ("a7", "g1") else "B" if p == "d6" else "." for p in points]
+    expected = "/".join("".join(squares[i:i + 8]) for i in range(0, 24, 8)) + " b 1 2 3"
+    shown = browser.page(expected)
+    browser.screenshot(os.path.join(OUT_DIR, "5-editor.png"))
+    check(shown["board"] == expected, f"the editor made {shown['board']!r}, not {expected!r}")
+    answer = cli(HOUSE, "probe", "--json", expected)
+    check(shown["value"].startswith(described("Black", answer)),
+          f"editor's position: {shown['value']!r}, the command line's {answer}")
+    # Its Sanmill FEN is `show`'s; swap colours, then the FEN imported gives it back.
+    shown_cli = subprocess.run([TOOL, "show", "--herd", "3", "--position", expected],
+                               capture_output=True, text=True).stdout
+    fen = re.search(r"^sanmill: +(.*)$", shown_cli, re.M).group(1)
+    deadline, page_fen = time.monotonic() + 10, None
+    while page_fen != fen and time.monotonic() < deadline:
+        time.sleep(0.05)
+        page_fen = browser.evaluate("document.getElementById('sanmill').value")
+    check(page_fen == fen, f"Sanmill FEN {page_fen!r}, show's {fen!r}")
+    swapped = expected.translate(str.maketrans("WB", "BW")).replace(" b 1 2 3", " w 2 1 3")
+    browser.click("#edit-swap")
+    check(browser.page(swapped, with_line=False)["board"] == swapped, "swap colours")
+    browser.set_value("#sanmill", fen)
+    browser.click("#sanmill-import")
+    check(browser.page(expected, with_line=False)["board"] == expected, "the Sanmill FEN imported")
+    # Too many white cows for herd 3: the command line's message.
+    browser.set_value("#edit-white-hand", "3")
+    bad = expected.replace(" b 1 2 3", " b 3 2 3")
+    refused = browser.page(bad, with_line=False)
+    error = cli(HOUSE, "probe", "--json", bad).get("error")
+    check(error and refused["error"] == error, f"illegal set-up: {refused['error']!r}, CLI {error!r}")
+    browser.click("#edit-done")
+
+
+def play(browser, origin, check):
+    """A game against the database from a won position to its end, every reply a best move
+    of the command line's; then a takeback."""
+    rng = random.Random(27)
+    position = None
+    while position is None:  # a White win in 5 plies among random 3v3 positions
+        board = ["."] * 24
+        for i, p in enumerate(rng.sample(range(24), 6)):
+            board[p] = "WB"[i % 2]
+        candidate = "/".join("".join(board[8 * r:8 * r + 8]) for r in range(3)) + " w 0 0 0"
+        answer = cli(HOUSE, "probe", "--json", candidate)
+        if answer.get("value") == "win" and answer["distance"] == 5:
+            position = candidate
+    browser.navigate(url(origin, position))
+    browser.page(position)
+    browser.click("#play-white")
+    plies = []
+    while True:
+        shown = browser.page(position, with_line=False)
+        answer = get_json(origin, "/api/v1/probe", position)
+        if not answer["moves"]:
+            break
+        mine = answer["moves"][0]
+        browser.click("#moves tr[data-move]")
+        plies.append(mine["move"])
+        reply = get_json(origin, "/api/v1/probe", mine["position"])
+        if not reply["moves"]:
+            position = mine["position"]
+            continue
+        expected = cli(HOUSE, "probe", "--json", mine["position"])["best_move"]
+        best = next(m for m in reply["moves"] if m["move"] == expected)
+        shown = browser.page(best["position"], with_line=False)  # the database's reply
+        check(shown["game"][-1] == expected, f"reply {shown['game'][-1]}, best move {expected}")
+        plies.append(expected)
+        position = best["position"]
+    browser.screenshot(os.path.join(OUT_DIR, "6-game-over.png"))
+    check(shown["game"] == plies and len(plies) == 5, f"game {shown['game']}, played {plies}")
+    check(shown["result"] == "Game over: Black is down to two cows and has lost. You win.",
+          f"result {shown['result']!r}")
+    # Takeback: the position before the player's last move, the database's answer gone.
+    browser.click("#takeback")
+    back = browser.page(browser.evaluate("history.state.position"), with_line=False)
+    check(back["game"] == plies[:-1], f"after takeback: {back['game']}")
+
+
+def pure_toggle(browser, origin, check):
+    """Issue 25's position: pure distance and the rules order its moves and line differently."""
+    rule = get_json(origin, "/api/v1/probe", ISSUE_25)
+    browser.navigate(url(origin, ISSUE_25))
+    by_rule = browser.page(ISSUE_25)
+    check(by_rule["moves"][0] == "a1-a7" and by_rule["line"][0] == "a1-a7",
+          f"under the rules: {by_rule['moves'][:3]}, line {by_rule['line'][:3]}")
+    check(by_rule["moves"] == [m["move"] for m in rule["moves"]], "the rules' order is the server's")
+    browser.redraw(lambda: browser.click('input[name="metric"][value="pure"]'))
+    by_pure = browser.page(ISSUE_25)
+    browser.screenshot(os.path.join(OUT_DIR, "7-pure.png"))
+    pure_line = cli(HOUSE, "probe", "--json", "--line", "--pure", ISSUE_25)["line"]
+    check(by_pure["line"] == pure_line, f"pure line {by_pure['line']}, CLI {pure_line}")
+    check(by_pure["moves"][0] == "a4-b2xf6" and by_pure["moves"] != by_rule["moves"],
+          f"by pure distance: {by_pure['moves'][:3]}")
+    check("pure=1" in by_pure["url"], f"URL {by_pure['url']}")
+    why = browser.evaluate("document.getElementById('why').textContent")
+    check("under the rules is a1-a7; by pure distance, a4-b2xf6" in why, f"why: {why!r}")
+    browser.click('input[name="metric"][value="rule"]')
+
+
+def statistics(browser, origin, check):
+    """The statistics of 3v3 against `info --json`, and its longest win opened."""
+    info = cli(HOUSE, "info", "--json")["subspaces"]["3v3"]
+    browser.navigate(f"{origin}/stats.html")
+    browser.drawn("stats")
+    browser.redraw(lambda: browser.click('a[href="/stats.html?rules=morabaraba&subspace=3v3"]'))
+    browser.drawn("stats")
+    browser.screenshot(os.path.join(OUT_DIR, "8-statistics.png"))
+    shown = json.loads(browser.evaluate("""JSON.stringify({
+        wdl: [...document.querySelectorAll('#wdl tbody tr')].map(r => r.cells[1].textContent),
+        bars: [...document.querySelectorAll('.chart')].map(c => [c.dataset.kind,
+                c.querySelectorAll('rect').length]),
+        scroll: document.documentElement.scrollWidth})"""))
+    expected = [f"{info[k]:,}" for k in ("win", "draw", "loss")]
+    check(shown["wdl"] == expected, f"win/draw/loss {shown['wdl']}, info {expected}")
+    check(["win", len(info["win_distance_histogram"])] in shown["bars"] and
+          ["loss", len(info["loss_distance_histogram"])] in shown["bars"],
+          f"chart bars {shown['bars']}")
+    browser.click("#longest-win")
+    opened = browser.page(info["longest_win_position"])
+    check(opened["value"].startswith(f"White to move: win in {info['max_win_distance']} plies"),
+          f"the longest win opened: {opened['value']!r}")
+    return shown
+
+
+def koti_and_bars(browser, origin, check):
+    """A whole-game Koti folder opens on its start, with the centre; a barred line is drawn."""
+    browser.navigate(f"{origin}/?rules=koti")
+    koti = browser.page(KOTI_START)
+    points = browser.evaluate("document.querySelectorAll('#board g[data-point]').length")
+    check(points == 25 and len(koti["moves"]) == 25, f"Koti: {points} points, {len(koti['moves'])} moves")
+    after = get_json(origin, "/api/v1/probe", KOTI_START, rules="koti")
+    centre = next(m for m in after["moves"] if m["move"] == "d4")
+    browser.click('#board g[data-point="d4"] circle.hit')
+    placed = browser.page(centre["position"])
+    browser.screenshot(os.path.join(OUT_DIR, "9-koti.png"))
+    check(placed["cows"] == ["d4W"], f"Koti centre: {placed['cows']}")
+
+    browser.navigate(url(origin, MSSA_BAR, rules="mssa-1"))
+    barred = browser.page(MSSA_BAR)
+    browser.screenshot(os.path.join(OUT_DIR, "10-mssa-bar.png"))
+    answer = cli([MSSA], "probe", "--json", MSSA_BAR)
+    bar = browser.evaluate("!!document.querySelector('#board .bar[data-bar=\"a7-d7-g7\"]')")
+    check(bar and "White may not form the mill a7-d7-g7 this turn" in barred["sides"],
+          f"the bar: drawn {bar}, beside the board {barred['sides']!r}")
+    check(barred["value"].startswith(described("White", answer)), f"{barred['value']!r}, CLI {answer}")
+
+
+def cursed(browser, origin, check):
+    """An mssa-1 position won in the pure game but drawn by its ply limit: its cursed win and
+    its moves' blessed losses named, explained and grouped with the draws."""
+    answer = cli([MSSA], "probe", "--json", "--moves", CURSED)
+    browser.navigate(url(origin, CURSED, rules="mssa-1"))
+    shown = browser.page(CURSED)
+    groups = json.loads(browser.evaluate("""JSON.stringify([...document.querySelectorAll(
+        '#moves tr[data-move]')].map(r => [r.parentNode.className, r.className]))"""))
+    expected = [["loss" if m["rule_value"] == "loss" else "win" if m["rule_value"] == "win"
+                 else "draw", m["rule_value"]] for m in answer["moves"]]
+    check(groups == expected, f"groups {groups}, the command line's {expected}")
+    why = browser.evaluate("document.getElementById('why').textContent")
+    check("under the rules cursed win" in shown["value"] and "A cursed win:" in why and
+          "A blessed loss:" in why, f"value {shown['value']!r}, why {why!r}")
+    browser.screenshot(os.path.join(OUT_DIR, "11-cursed.png"))
+
+
+def every_preset(browser, origin, check):
+    """Each database served opens from its rules alone: a whole-game folder on its start, one
+    of the moving phase in the editor, on an empty board the command line refuses as the page
+    does."""
+    rules_of = {f: cli([f], "info", "--json")["rules"] for f in HOUSE + OTHERS}
+    for db in get_json(origin, "/api/v1/info", "")["databases"]:
+        rules, herd = db["rules"], db["herd"]
+        browser.navigate(f"{origin}/?rules={rules}")
+        deadline, shown = time.monotonic() + 20, None
+        while shown is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            shown = browser.evaluate("document.body && document.body.dataset.shown || null")
+        folders = [f for f, r in rules_of.items() if r == rules]
+        answer = cli(folders, "probe", "--json", shown or "")
+        page = browser.page(shown, with_line=False)
+        editing = browser.evaluate("!document.getElementById('editor').hidden")
+        if herd:
+            check(shown == page["board"] and not editing and
+                  page["value"].startswith(described("White", answer)),
+                  f"{rules}: opened on {shown!r}: {page['value']!r}, CLI {answer}")
+        else:
+            check(editing and page["error"] == answer.get("error") and
+                  "moving phase only" in page["status"],
+                  f"{rules}: opened on {shown!r}, editing {editing}: {page['error']!r}, CLI {answer}")
+
+
+def narrow(browser, origin, check):
+    """360 px wide: no horizontal scrolling, on the explorer (with its editor open too) and the
+    statistics and metrics pages."""
+    browser.width(360)
+
+    def fits(what):
+        width = browser.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        check(width[0] <= width[1] == 360, f"{what}: scrollWidth {width[0]} at {width[1]} px")
+
+    for page, shown in ((f"{origin}/stats.html", "stats"),
+                        (f"{origin}/stats.html?rules=morabaraba&subspace=3v3", "stats")):
+        browser.navigate(page)
+        browser.drawn(shown)
+        fits(page)
+    browser.navigate(f"{origin}/metrics.html")
+    deadline = time.monotonic() + 10
+    while not browser.evaluate("location.pathname === '/metrics.html' &&"
+                               " document.readyState === 'complete'"):
+        if time.monotonic() > deadline:
+            raise TimeoutError("/metrics.html did not load")
+        time.sleep(0.05)
+    fits("/metrics.html")
+    browser.navigate(url(origin, ISSUE_25))
+    browser.page(ISSUE_25)
+    fits("the explorer")
+    browser.screenshot(os.path.join(OUT_DIR, "12-360px.png"))
+    browser.click("#edit")
+    fits("the editor")
+    browser.call("Emulation.clearDeviceMetricsOverride", session=True)
 
 
 def main():
@@ -161,9 +568,10 @@ def main():
         print("explorer test skipped: Chromium is not installed (apt-get install chromium)")
         return 77
     os.makedirs(OUT_DIR, exist_ok=True)
-    server = subprocess.Popen([TOOL, "serve", "--port", "0", "--quiet",
-                               "--db", os.path.join(DB_ROOT, "herd3-morabaraba")],
-                              stdout=subprocess.PIPE, text=True)
+    args = [TOOL, "serve", "--port", "0", "--quiet"]
+    for folder in HOUSE + OTHERS:
+        args += ["--db", folder]
+    server = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
     failures = []
 
     def check(ok, what):
@@ -175,79 +583,16 @@ def main():
         browser = None
         try:
             origin = re.match(r"listening on (http://[0-9.:]+)/", server.stdout.readline()).group(1)
-            start = get_json(origin, "/api/v1/probe", START)
             browser = Browser(chromium, profile)
-            browser.call("Page.navigate", session=True,
-                         url=f"{origin}/?{urllib.parse.urlencode({'position': START})}")
-            before = browser.page(START)
-            browser.screenshot(os.path.join(OUT_DIR, "1-start.png"))
-            check(before["cows"] == [], f"cows on the empty board: {before['cows']}")
-            check(len(before["moves"]) == 24, f"{len(before['moves'])} moves listed, not 24")
-            check(before["value"].startswith("White to move: win in 9"), before["value"])
-            check(before["moves"][0].startswith(start["moves"][0]["move"] + "win9"),
-                  f"first row {before['moves'][0]!r}, best move {start['moves'][0]}")
-
-            # A click on the best move's row plays it.
-            first = start["moves"][0]
-            browser.click("#moves tbody tr")
-            after = browser.page(first["position"])
-            browser.screenshot(os.path.join(OUT_DIR, "2-after-row-click.png"))
-            check(after["board"] == first["position"], f"board shows {after['board']}")
-            check(after["cows"] == [first["move"] + "W"], f"cows after {first['move']}: {after['cows']}")
-            check(after["moves"] != before["moves"] and len(after["moves"]) == 23,
-                  f"move list after the click: {after['moves'][:3]}")
-            check(urllib.parse.parse_qs(urllib.parse.urlsplit(after["url"]).query)["position"] ==
-                  [first["position"]], f"URL {after['url']}")
-            check(after["value"].startswith("Black to move: loss in 8"), after["value"])
-
-            # A click on a point of the board places Black's cow there.
-            reply = get_json(origin, "/api/v1/probe", first["position"])
-            placement = next(m for m in reply["moves"] if "x" not in m["move"])
-            browser.click(f'#board g[data-point="{placement["move"]}"] circle')
-            placed = browser.page(placement["position"])
-            browser.screenshot(os.path.join(OUT_DIR, "3-after-board-click.png"))
-            check(sorted(placed["cows"]) == sorted([first["move"] + "W", placement["move"] + "B"]),
-                  f"cows after the board click: {placed['cows']}")
-
-            # The best line is the server's.
-            line = get_json(origin, "/api/v1/line", placement["position"])["line"]
-            check(placed["line"] == line, f"best line {placed['line']}, the server's {line}")
-
-            # Back twice: the start again, from the browser's history; forward once.
-            browser.click("#back")
-            check(browser.page(first["position"])["cows"] == after["cows"], "back once")
-            browser.click("#back")
-            check(browser.page(START)["moves"] == before["moves"], "back to the start")
-            browser.click("#forward")
-            check(browser.page(first["position"])["moves"] == after["moves"], "forward")
-
-            # A move's row played from the keyboard: focused, Enter.
-            second = reply["moves"][1]
-            browser.evaluate("document.querySelectorAll('#moves tbody tr')[1].focus()")
-            for kind in ("keyDown", "keyUp"):
-                browser.call("Input.dispatchKeyEvent", session=True, type=kind, key="Enter",
-                             code="Enter", windowsVirtualKeyCode=13)
-            keyed = browser.page(second["position"])
-            check(sorted(keyed["cows"]) == sorted(after["cows"] + [second["move"] + "B"]),
-                  f"Enter on {second['move']}: {keyed['cows']}")
-
-            # A position typed in: shown, and in the URL; a bad one: the server's error.
-            typed = placed["board"]
-            browser.type_into("#position-input", typed)
-            browser.click("#goto button")
-            shown = browser.page(typed)
-            check(shown["cows"] == placed["cows"] and shown["moves"] == placed["moves"],
-                  f"typed position: {shown}")
-            check(urllib.parse.parse_qs(urllib.parse.urlsplit(shown["url"]).query)["position"] ==
-                  [typed], f"URL {shown['url']}")
-            browser.type_into("#position-input", "nonsense")
-            browser.click("#goto button")
-            refused = browser.page("nonsense", with_line=False)
-            error = get_json(origin, "/api/v1/probe", "nonsense")["error"]
-            check(refused["error"] == error and refused["moves"] == [],
-                  f"bad position: {refused['error']!r}, the server's {error!r}")
-            browser.screenshot(os.path.join(OUT_DIR, "4-bad-position.png"))
-
+            for scenario in (first_clicks, first_paint, editor, play, pure_toggle, statistics,
+                             koti_and_bars, cursed, every_preset, narrow):
+                try:
+                    scenario(browser, origin, check)
+                except (TimeoutError, RuntimeError, StopIteration, KeyError) as e:
+                    check(False, f"{scenario.__name__}: {e!r}")
+            thrown = [e["params"]["exceptionDetails"] for e in browser.events
+                      if e.get("method") == "Runtime.exceptionThrown"]
+            check(not thrown, f"the page threw: {thrown[:3]}")
             # Every request went to the server itself.
             requested = [e["params"]["request"]["url"] for e in browser.events
                          if e.get("method") == "Network.requestWillBeSent"]

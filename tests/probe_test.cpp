@@ -52,26 +52,24 @@ void expect_moves_agree(const Database& db, const Position& pos) {
     return;
   }
   for (std::size_t i = 1; i < ranked.size(); ++i)
-    EXPECT_FALSE(better(ranked[i].second, ranked[i - 1].second));
+    EXPECT_FALSE(better(ranked[i].second, ranked[i - 1].second, Metric::kUnderTheRules));
   for (const auto& [move, value] : ranked) {
     const ProbeResult child = db.probe(db.game().make(pos, move));
     EXPECT_EQ(static_cast<int>(value.wdl), 2 - static_cast<int>(child.wdl)) << to_string(pos);
     EXPECT_EQ(value.distance, child.wdl == Wdl::kDraw ? 0 : child.distance + 1) << to_string(pos);
   }
   const ProbeResult& best = ranked.front().second;
-  // With the ply-limit part moves rank by the rule value first; the pure value is still the
-  // best over all moves.
+  // With the ply-limit part moves rank by the rule value first; the pure order's best keeps
+  // the pure value.
   EXPECT_EQ(best.rule, r.rule) << to_string(pos);
   EXPECT_EQ(best.plies_to_mill, r.plies_to_mill) << to_string(pos);
-  const auto pure = [](ProbeResult x) {
-    x.has_rule_part = false;  // better() then ranks by the pure value alone
-    return x;
-  };
-  const auto pure_best = std::max_element(
-      ranked.begin(), ranked.end(),
-      [&](const auto& a, const auto& b) { return better(pure(b.second), pure(a.second)); });
-  EXPECT_EQ(pure_best->second.wdl, r.wdl) << to_string(pos);
-  EXPECT_EQ(pure_best->second.distance, r.distance) << to_string(pos);
+  const auto by_pure = db.moves(pos, Metric::kPure);
+  for (std::size_t i = 1; i < by_pure.size(); ++i)
+    EXPECT_FALSE(better(by_pure[i].second, by_pure[i - 1].second, Metric::kPure));
+  EXPECT_EQ(by_pure.front().second.wdl, r.wdl) << to_string(pos);
+  EXPECT_EQ(by_pure.front().second.distance, r.distance) << to_string(pos);
+  EXPECT_EQ(best_of(ranked, Metric::kPure).first, by_pure.front().first) << to_string(pos);
+  EXPECT_EQ(best_of(by_pure, Metric::kUnderTheRules).first, ranked.front().first) << to_string(pos);
 }
 
 TEST(Probe, BestMoveKeepsTheValue) {
@@ -85,14 +83,14 @@ TEST(Probe, BestMoveKeepsTheValue) {
 // Best play of a decided position ends the game in its distance (the pure one along the pure
 // line, where the count stays 0); a drawn line stops at its cycle. Counts the lines checked of
 // cursed wins and blessed losses.
-int expect_lines_play_the_distance_out(const Database& db, Database::Line values, int samples) {
-  const bool pure = values == Database::Line::kPure;
+int expect_lines_play_the_distance_out(const Database& db, Metric metric, int samples) {
+  const bool pure = metric == Metric::kPure;
   int cursed_or_blessed = 0;
   std::mt19937 rng(2);
   for (Position start : parsed(random_positions(rng, samples))) {
     if (pure) start.plies_since_mill = 0;
     const ProbeResult r = db.probe(start);
-    const auto line = db.best_line(start, values);
+    const auto line = db.best_line(start, metric);
     Position pos = start;
     for (const Move& m : line) {
       pos = db.game().make(pos, m);
@@ -111,17 +109,16 @@ int expect_lines_play_the_distance_out(const Database& db, Database::Line values
 }
 
 TEST(Probe, BestLinePlaysTheDistanceOut) {
-  expect_lines_play_the_distance_out(Database({probe_db("malom")}), Database::Line::kUnderTheRules,
-                                     100);
+  expect_lines_play_the_distance_out(Database({probe_db("malom")}), Metric::kUnderTheRules, 100);
 }
 
 // house-003 draws 3v3 after ten plies without a shot, within its pure distances (up to 15
 // plies): the pure line plays its cursed wins and blessed losses (0.8 % of the positions) out
 // to the end.
 TEST(Probe, PureLinePlaysThePureDistanceOut) {
-  EXPECT_GT(expect_lines_play_the_distance_out(Database({probe_db("house-003")}),
-                                               Database::Line::kPure, 3000),
-            0);
+  EXPECT_GT(
+      expect_lines_play_the_distance_out(Database({probe_db("house-003")}), Metric::kPure, 3000),
+      0);
 }
 
 // The longest win and loss table_stats() finds are positions that probe at those distances,

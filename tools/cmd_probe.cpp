@@ -9,6 +9,24 @@
 
 namespace mora::tools {
 
+namespace {
+
+// "; best move X" where both metrics choose X, else each move named with its metric and the
+// rule's with its pure value: the position's pure distance printed before it is not that move's.
+std::string best_moves_text(const Board& board,
+                            const std::vector<std::pair<Move, ProbeResult>>& ranked) {
+  if (ranked.empty()) return "";
+  const auto& [rule_best, rule_value] = best_of(ranked, Metric::kUnderTheRules);
+  const Move pure_best = best_of(ranked, Metric::kPure).first;
+  if (rule_best == pure_best) return "; best move " + to_string(board, rule_best);
+  std::string pure_value = wdl_name(rule_value.wdl);
+  if (rule_value.wdl != Wdl::kDraw) pure_value += " in " + std::to_string(rule_value.distance);
+  return "; best move " + to_string(board, rule_best) + " under the ply limit (pure " + pure_value +
+         "), " + to_string(board, pure_best) + " by pure distance";
+}
+
+}  // namespace
+
 int run_probe(const std::vector<std::string>& args) {
   po::options_description options("probe options");
   add_database_option(options);
@@ -18,51 +36,58 @@ int run_probe(const std::vector<std::string>& args) {
       "also print the best line: under the rules (a cursed win's line may stop at a repeated "
       "position), or to the end of the game with --pure")(
       "pure",
-      "with --line: the line of the pure game (no ply limit), which a cursed win or a "
-      "blessed loss plays out to its end")("position", po::value<std::vector<std::string>>(),
-                                           "positions (else one per line on stdin)");
+      "with --moves or --line: order the moves and play the line by pure distance (no ply "
+      "limit), so that a cursed win or a blessed loss plays out to its end")(
+      "position", po::value<std::vector<std::string>>(), "positions (else one per line on stdin)");
   po::positional_options_description positional;
   positional.add("position", -1);
-  auto vm =
-      parse("probe",
-            "--db DIR [--json] [--moves] [--line [--pure]] [POSITION ...]\n\n"
-            "Looks positions up in a solved database. A position is a position string\n"
-            "(docs/RULES.md), quoted as one argument; without positions, reads one per line.\n"
-            "A bad line gets an error for that line and the batch goes on.",
-            options, args, &positional);
+  auto vm = parse("probe",
+                  "--db DIR [--json] [--moves] [--line] [--pure] [POSITION ...]\n\n"
+                  "Looks positions up in a solved database. A position is a position string\n"
+                  "(docs/RULES.md), quoted as one argument; without positions, reads one per line.\n"
+                  "A bad line gets an error for that line and the batch goes on.\n\n"
+                  "Best moves (docs/METRICS.md). Under the ply limit: the rule value at the\n"
+                  "position's count first, then for a win the fewest plies to the next mill,\n"
+                  "for a loss the most, then the pure order. By pure distance: the fastest win,\n"
+                  "then draws, then the slowest loss, then the rule's order. Moves equal in both\n"
+                  "go by their points in the position string's order (from, to, shot). Every\n"
+                  "answer names both best moves (JSON: best_move, best_move_pure); without a ply\n"
+                  "limit they are the same.",
+                  options, args, &positional);
   if (!vm) return 0;
   const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const Database db(folders);
+  const Board& board = db.game().board();
   const bool json = vm->count("json"), with_moves = vm->count("moves"),
-             with_line = vm->count("line");
-  if (vm->count("pure") && !with_line) throw po::error("--pure goes with --line");
-  const Database::Line line_values =
-      vm->count("pure") ? Database::Line::kPure : Database::Line::kUnderTheRules;
+             with_line = vm->count("line"), pure = vm->count("pure");
+  if (pure && !with_moves && !with_line) throw po::error("--pure goes with --moves or --line");
+  const Metric metric = pure ? Metric::kPure : Metric::kUnderTheRules;
+  // Which order the lists follow, where the two differ.
+  const std::string order = db.rules().ply_limit == 0 ? ""
+                            : pure                    ? " by pure distance"
+                                                      : " under the ply limit";
   int failures = 0;
   auto answer = [&](const std::string& text) {
     try {
       if (json) {
-        std::cout << dump_line(answer_json(
-                         db, text,
-                         {.moves = with_moves, .line = with_line, .line_values = line_values}))
+        std::cout << dump_line(answer_json(db, text,
+                                           {.moves = with_moves, .line = with_line, .pure = pure}))
                   << '\n';
         return;
       }
       require_utf8(text);
-      const Position pos = parse_position(text, db.rules().cows_per_player, db.game().board());
+      const Position pos = parse_position(text, db.rules().cows_per_player, board);
       const ProbeResult r = db.probe(pos);
-      const auto ranked = db.moves(pos);
-      std::cout << text << ": " << to_text(r)
-                << (ranked.empty() ? ""
-                                   : "; best move " + to_string(db.game().board(), ranked[0].first))
-                << '\n';
-      if (with_moves)
+      const auto ranked = db.moves(pos, metric);
+      std::cout << text << ": " << to_text(r) << best_moves_text(board, ranked) << '\n';
+      if (with_moves) {
+        if (!order.empty()) std::cout << "  moves, best first" << order << ":\n";
         for (const auto& [m, v] : ranked)
-          std::cout << "  " << to_string(db.game().board(), m) << ": " << to_text(v) << '\n';
+          std::cout << "  " << to_string(board, m) << ": " << to_text(v) << '\n';
+      }
       if (with_line) {
-        std::cout << "  line:";
-        for (const Move& m : db.best_line(pos, line_values))
-          std::cout << ' ' << to_string(db.game().board(), m);
+        std::cout << "  line" << order << ":";
+        for (const Move& m : db.best_line(pos, metric)) std::cout << ' ' << to_string(board, m);
         std::cout << '\n';
       }
     } catch (const std::exception& e) {

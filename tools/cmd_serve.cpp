@@ -20,9 +20,12 @@ int run_serve(const std::vector<std::string>& args) {
   auto vm = parse("serve",
                   "--db DIR [--db DIR ...] [--bind ADDR] [--port P] [--threads T] [--quiet]\n\n"
                   "Answers probes over HTTP as JSON (GET /api/v1/probe?position=P, GET\n"
-                  "/api/v1/line?position=P, POST /api/v1/probe with one position per line,\n"
-                  "GET /api/v1/info, GET /health) and serves the explorer, a page that shows\n"
-                  "positions and plays moves, at /. Folders of several rule sets are served\n"
+                  "/api/v1/line?position=P, GET /api/v1/mainline?position=P (pure=1: by pure\n"
+                  "distance), POST /api/v1/probe with one position per line, GET\n"
+                  "/api/v1/position?position=P|sanmill=FEN, GET /api/v1/stats, GET\n"
+                  "/api/v1/info, GET /health) and serves the explorer at /, a page that shows\n"
+                  "positions, sets them up, plays against the database and shows statistics\n"
+                  "(/stats.html). Folders of several rule sets are served\n"
                   "together; a request picks one with rules=NAME (default: the first --db's).\n"
                   "Logs one line per request (method, path, status, microseconds) on stderr;\n"
                   "SIGINT or SIGTERM stops it.",

@@ -47,29 +47,69 @@ std::string game_over_reason(const Game& game, const Position& pos, Outcome outc
   return "drawn: " + std::to_string(game.rules().ply_limit) + " plies without a mill";
 }
 
+namespace {
+
+nlohmann::json game_over_json(const Game& game, const Position& pos) {
+  const Outcome o = game.outcome(pos);
+  return o == Outcome::kOngoing ? nlohmann::json() : nlohmann::json(game_over_reason(game, pos, o));
+}
+
+nlohmann::json flags_json(const Game& game, const Position& pos, const Move& m,
+                          const Position& after) {
+  nlohmann::json flags = nlohmann::json::array();
+  if (game.forms_mill(pos, m)) flags.push_back("mill");
+  if (m.num_shots() > 0) flags.push_back("shoots");
+  const bool blocked = game.passes(after) || (game.outcome(after, false) == Outcome::kLoss &&
+                                              after.total(after.side_to_move) > 2);
+  if (blocked) flags.push_back("blocks");
+  if (m.is_pass()) flags.push_back("pass");
+  return flags;
+}
+
+}  // namespace
+
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts) {
   require_utf8(position);
   const Board& board = db.game().board();
   const Position pos = parse_position(position, db.rules().cows_per_player, db.game().board());
+  const Metric metric = parts.pure ? Metric::kPure : Metric::kUnderTheRules;
   nlohmann::json j = to_json(db.probe(pos));
   j["position"] = position;
-  const auto ranked = db.moves(pos);
-  j["best_move"] =
-      ranked.empty() ? nlohmann::json() : nlohmann::json(to_string(board, ranked[0].first));
+  if (parts.explain) j["game_over"] = game_over_json(db.game(), pos);
+  const auto ranked = db.moves(pos, metric);
+  const auto best = [&](Metric m) {
+    return ranked.empty() ? nlohmann::json()
+                          : nlohmann::json(to_string(board, best_of(ranked, m).first));
+  };
+  j["best_move"] = best(Metric::kUnderTheRules);
+  j["best_move_pure"] = best(Metric::kPure);
+  j["metric"] = parts.pure ? "pure" : "rule";
   if (parts.moves) {
     j["moves"] = nlohmann::json::array();
     for (const auto& [m, v] : ranked) {
       nlohmann::json mj = to_json(v);
       mj["move"] = to_string(board, m);
-      if (parts.positions_after)
-        mj["position"] = to_string(db.game().make(pos, m), db.game().board());
+      const Position after = db.game().make(pos, m);
+      if (parts.positions_after) mj["position"] = to_string(after, board);
+      if (parts.explain) mj["flags"] = flags_json(db.game(), pos, m, after);
       j["moves"].push_back(std::move(mj));
     }
   }
   if (parts.line) {
     j["line"] = nlohmann::json::array();
-    for (const Move& m : db.best_line(pos, parts.line_values))
-      j["line"].push_back(to_string(board, m));
+    for (const Move& m : db.best_line(pos, metric)) j["line"].push_back(to_string(board, m));
+  }
+  if (parts.mainline) {
+    j["mainline"] = nlohmann::json::array();
+    Position at = pos;
+    for (const Move& m : db.best_line(pos, metric)) {
+      at = db.game().make(at, m);
+      nlohmann::json ply = to_json(db.probe(at));
+      ply["move"] = to_string(board, m);
+      ply["position"] = to_string(at, board);
+      ply["game_over"] = game_over_json(db.game(), at);
+      j["mainline"].push_back(std::move(ply));
+    }
   }
   return j;
 }

@@ -26,15 +26,26 @@ std::string game_over_reason(const Game& game, const Position& pos, Outcome outc
 struct AnswerParts {
   bool moves = false;  // every legal move with its value, best first
   bool line = false;   // the best line to the end of the game
-  Database::Line line_values = Database::Line::kUnderTheRules;  // which values the line follows
   // Each move also names the position it leads to (for the explorer, which plays moves).
   bool positions_after = false;
+  // Orders the moves and plays the line by the pure metric instead of the rule's (Metric,
+  // docs/METRICS.md); "best_move" and "best_move_pure" are in the answer either way.
+  bool pure = false;
+  // For a reader of the answer (the explorer): "game_over", why the game has ended under the
+  // rules (null while it goes on; a position the ply limit ends still has its moves, which the
+  // pure game plays on), and each move's "flags": "mill" (it forms one), "shoots", "blocks"
+  // (the opponent is left without a move) and "pass".
+  bool explain = false;
+  // "mainline": the best line (by the metric of `pure`), each ply with the position it leads to and
+  // that position's fields of to_json() (from its side to move) and "game_over".
+  bool mainline = false;
 };
 
-// The answer for one position string: "position", the fields of to_json(), "best_move" (null
-// when the game is over) and the parts asked for. Throws ParseError for a string that is not
-// UTF-8 or not a position, and as Database::probe does for a position the database does not
-// cover.
+// The answer for one position string: "position", the fields of to_json(), "best_move" (by the
+// rule's metric) and "best_move_pure" (by the pure metric; the same move where the rules have no
+// ply limit), both null when the game is over, "metric" ("rule" or "pure": which one orders the
+// parts) and the parts asked for. Throws ParseError for a string that is not UTF-8 or not a
+// position, and as Database::probe does for a position the database does not cover.
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts);
 // The answer for a position that failed: "position" and "error".
 nlohmann::json error_json(std::string_view position, std::string_view message);

@@ -4,13 +4,18 @@
 
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <thread>
 
+#include "game/bar_text.h"
 #include "game/notation.h"
+#include "game/sanmill_fen.h"
 #include "tools/explorer_assets.h"
 #include "tools/probe_answer.h"
+#include "tools/table_info.h"
+#include "tools/utf8.h"
 
 namespace mora::tools {
 
@@ -52,11 +57,22 @@ const Database& requested(const ServedDatabases& dbs, const httplib::Request& re
   }
 }
 
+// The `pure` parameter: 1 orders the moves and plays the line by the pure metric, 0 (or none)
+// by the rule's; throws ParseError (a 400) for another value.
+bool pure_requested(const httplib::Request& req) {
+  if (!req.has_param("pure")) return false;
+  const std::string value = req.get_param_value("pure");
+  if (value != "0" && value != "1")
+    throw ParseError("the parameter 'pure' is 0 or 1, not '" + value + "'");
+  return value == "1";
+}
+
 // GET answers for the `position` parameter.
 void answer_get(const ServedDatabases& dbs, const httplib::Request& req, httplib::Response& res,
                 AnswerParts parts) {
   try {
     if (!req.has_param("position")) throw ParseError("the parameter 'position' is missing");
+    parts.pure = pure_requested(req);
     reply(res, 200, answer_json(requested(dbs, req), req.get_param_value("position"), parts));
   } catch (const std::exception& e) {
     reply_error(res, status_of(e), e.what());
@@ -66,8 +82,10 @@ void answer_get(const ServedDatabases& dbs, const httplib::Request& req, httplib
 // POST /api/v1/probe: one answer (or error object) per line of the body, in order.
 void answer_batch(const ServedDatabases& dbs, const httplib::Request& req, httplib::Response& res) {
   const Database* db = nullptr;
+  bool pure = false;
   try {
     db = &requested(dbs, req);
+    pure = pure_requested(req);
   } catch (const std::exception& e) {
     return reply_error(res, status_of(e), e.what());
   }
@@ -87,13 +105,97 @@ void answer_batch(const ServedDatabases& dbs, const httplib::Request& req, httpl
   std::string out;
   for (const std::string_view line : lines) {
     try {
-      out += dump_line(answer_json(*db, line, {.moves = true}));
+      out += dump_line(answer_json(*db, line, {.moves = true, .pure = pure}));
     } catch (const std::exception& e) {
       out += dump_line(error_json(line, e.what()));
     }
     out += '\n';
   }
   reply(res, 200, std::move(out), "application/x-ndjson");
+}
+
+// GET /api/v1/position: the position of `position` or of `sanmill` (a Sanmill FEN) in both
+// notations, the FEN null on a board Sanmill does not have.
+void answer_position(const ServedDatabases& dbs, const httplib::Request& req,
+                     httplib::Response& res) {
+  try {
+    const Database& db = requested(dbs, req);
+    const Board& board = db.game().board();
+    const int cows = db.rules().cows_per_player;
+    // The FEN's move number counts the cows placed of those a player starts with.
+    const int herd = db.herd() > 0 ? db.herd() : cows;
+    if (req.has_param("position") == req.has_param("sanmill"))
+      throw ParseError("give exactly one of the parameters 'position' and 'sanmill'");
+    const std::string text =
+        req.get_param_value(req.has_param("position") ? "position" : "sanmill");
+    require_utf8(text);
+    const Position pos = req.has_param("position") ? parse_position(text, cows, board)
+                                                   : parse_sanmill_fen(text, cows, board);
+    validate_bars(db.rules(), pos);
+    reply(res, 200,
+          {{"position", to_string(pos, board)},
+           {"sanmill", sanmill_has(board) ? nlohmann::json(to_sanmill_fen(pos, herd, board))
+                                          : nlohmann::json()}});
+  } catch (const std::exception& e) {
+    reply_error(res, status_of(e), e.what());
+  }
+}
+
+// The statistics of `info --json` by database and subspace, worked out on the first request
+// for them (a table is read whole) and kept: tables do not change while they are served.
+class StatsCache {
+ public:
+  nlohmann::json get(const Database& db, const Subspace& s) {
+    {
+      const std::lock_guard lock(mutex_);
+      if (const auto it = stats_.find({&db, s}); it != stats_.end()) return it->second;
+    }
+    nlohmann::json j = to_json(table_info(db, s));
+    const std::lock_guard lock(mutex_);
+    return stats_.try_emplace({&db, s}, std::move(j)).first->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::pair<const Database*, Subspace>, nlohmann::json> stats_;
+};
+
+// GET /api/v1/stats: what `info --json` prints, of one subspace with `subspace`.
+void answer_stats(const ServedDatabases& dbs, StatsCache& cache, const httplib::Request& req,
+                  httplib::Response& res) {
+  try {
+    const Database& db = requested(dbs, req);
+    std::vector<Subspace> subspaces = db.subspaces();
+    if (req.has_param("subspace")) {
+      const std::string name = req.get_param_value("subspace");
+      Subspace s;
+      try {
+        s = Subspace::parse(name, db.game().board().num_points(), db.rules().cows_per_player);
+      } catch (const std::invalid_argument& e) {
+        throw ParseError(e.what());
+      }
+      if (!db.table(s)) throw std::out_of_range("no table of subspace " + name + " is served");
+      subspaces = {s};
+    }
+    nlohmann::json by_name = nlohmann::json::object();
+    for (const Subspace& s : subspaces) by_name[s.name()] = cache.get(db, s);
+    reply(res, 200, {{"rules", db.rules().name}, {"herd", db.herd()}, {"subspaces", by_name}});
+  } catch (const std::exception& e) {
+    reply_error(res, status_of(e), e.what());
+  }
+}
+
+// The explorer's page with `info` inlined, so that its first paint needs no request. Within a
+// script element "</" would end it: JSON may write "\/" for "/".
+std::string with_info(std::string_view page, const nlohmann::json& info) {
+  constexpr std::string_view kMarker = "<!--info-->";
+  std::string json = dump_line(info);
+  for (std::size_t at = 0; (at = json.find("</", at)) != std::string::npos; at += 3)
+    json.replace(at, 2, "<\\/");
+  std::string body(page);
+  const std::size_t at = body.find(kMarker);
+  if (at != std::string::npos) body.replace(at, kMarker.size(), json);
+  return body;
 }
 
 nlohmann::json info_json(const ServedDatabases& dbs) {
@@ -111,6 +213,7 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
                    {"description", db->rules().describe()},
                    {"herd", db->herd()},
                    {"cows_per_player", db->rules().cows_per_player},
+                   {"ply_limit", db->rules().ply_limit},
                    {"folders", folders},
                    {"board", board_json(db->game().board())},
                    {"subspaces", subspaces}});
@@ -217,10 +320,20 @@ void ProbeServer::add_routes() {
     methods_[path] += methods_[path].empty() ? "POST" : ", POST";
   };
   get("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
-    answer_get(dbs, req, res, {.moves = true, .positions_after = true});
+    answer_get(dbs, req, res, {.moves = true, .positions_after = true, .explain = true});
   });
   get("/api/v1/line", [&dbs](const httplib::Request& req, httplib::Response& res) {
     answer_get(dbs, req, res, {.line = true});
+  });
+  get("/api/v1/mainline", [&dbs](const httplib::Request& req, httplib::Response& res) {
+    answer_get(dbs, req, res, {.explain = true, .mainline = true});
+  });
+  get("/api/v1/position", [&dbs](const httplib::Request& req, httplib::Response& res) {
+    answer_position(dbs, req, res);
+  });
+  get("/api/v1/stats", [&dbs, cache = std::make_shared<StatsCache>()](const httplib::Request& req,
+                                                                      httplib::Response& res) {
+    answer_stats(dbs, *cache, req, res);
   });
   post("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
     answer_batch(dbs, req, res);
@@ -231,12 +344,15 @@ void ProbeServer::add_routes() {
   get("/health", [](const httplib::Request&, httplib::Response& res) {
     reply(res, 200, {{"status", "ok"}});
   });
-  for (const ExplorerAsset& asset : explorer_assets())
-    get(asset.path, [asset](const httplib::Request&, httplib::Response& res) {
+  for (const ExplorerAsset& asset : explorer_assets()) {
+    const std::string body =
+        asset.path == std::string_view("/") ? with_info(asset.body, info) : std::string(asset.body);
+    get(asset.path, [asset, body](const httplib::Request&, httplib::Response& res) {
       // Everything the page needs comes from this server.
       res.set_header("Content-Security-Policy", "default-src 'self'");
-      res.set_content(std::string(asset.body), asset.content_type);
+      res.set_content(body, asset.content_type);
     });
+  }
 }
 
 int ProbeServer::bind(const std::string& address, int port) {

@@ -1,13 +1,19 @@
 // The HTTP server of `morabaraba serve`: the probe library's answers as versioned JSON, and the
 // explorer page, over cpp-httplib. Its routes:
 //   GET  /api/v1/probe?position=P[&rules=R]  what `probe --json --moves` prints, each move also
-//                                            naming the position it leads to
-//   GET  /api/v1/line?position=P[&rules=R]   what `probe --json --line` prints
+//                                            naming the position it leads to and its flags,
+//                                            and why the game is over (AnswerParts::explain)
+//   GET  /api/v1/line?position=P[&rules=R][&pure=1]      what `probe --json --line` prints
+//   GET  /api/v1/mainline?position=P[&rules=R][&pure=1]  the best line with the values after
+//                                            every ply (AnswerParts::mainline)
+//   GET  /api/v1/position?position=P|sanmill=F[&rules=R]  the position as a string and as a
+//                                            Sanmill FEN
+//   GET  /api/v1/stats?[rules=R][&subspace=S]  what `info --json` prints (of one subspace)
 //   POST /api/v1/probe[?rules=R]             one position per line in the body (at most
 //                                            kMaxBatchPositions): one JSON object per line
 //   GET  /api/v1/info                        the databases served: rules, herd, subspaces, board
 //   GET  /health
-//   GET  /  (and its files)                  the explorer
+//   GET  /  (and its files)                  the explorer, /api/v1/info inlined in its page
 // Errors answer {"error": "..."}: 400 for a bad position or parameter (the message the command
 // line gives), 404 for an unknown path or a position outside the databases, 405 for a method a
 // path does not answer, 413 for a body that is too large, 414 for a request line that is too

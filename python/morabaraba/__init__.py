@@ -39,7 +39,7 @@ import subprocess
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-__version__ = "0.1.0"  # the library's too (mora_version(); checked by the tests)
+__version__ = "0.2.0"  # the library's too (mora_version(); checked by the tests)
 
 __all__ = ["Database", "Result", "MorabarabaError", "PositionError", "MissingTableError",
            "TableError", "check", "version"]
