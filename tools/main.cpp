@@ -17,6 +17,7 @@ int run_probe(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
 int run_index(const std::vector<std::string>& args);
 int run_subspaces(const std::vector<std::string>& args);
+int run_sample(const std::vector<std::string>& args);
 int run_serve(const std::vector<std::string>& args);
 int run_play(const std::vector<std::string>& args);
 extern const char* const kVersion;  // tools/version.cmake
@@ -33,6 +34,7 @@ constexpr Command kCommands[] = {
     {"serve", "answer probes over HTTP and serve the explorer page", run_serve},
     {"play", "play a game in the terminal against perfect play", run_play},
     {"subspaces", "list the subspaces (placing too with --whole-game) and sizes", run_subspaces},
+    {"sample", "positions drawn at random from every layer, with their values", run_sample},
 };
 }  // namespace mora::tools
 
