@@ -282,11 +282,9 @@ bool ranks_before(const std::pair<Move, ProbeResult>& a, const std::pair<Move, P
                   Metric metric) {
   if (better(a.second, b.second, metric)) return true;
   if (better(b.second, a.second, metric)) return false;
-  // Points in the position string's order; kNoPoint (a placement's `from`, an unused shot)
-  // first.
-  const auto points = [](const Move& m) {
-    return std::tuple(m.from, m.to, m.shots, m.shot_declined);
-  };
+  // Points in the position string's order, kNoPoint (a placement's `from`, no shot) first; the
+  // same points are the same move.
+  const auto points = [](const Move& m) { return std::tuple(m.from, m.to, m.shots); };
   return points(a.first) < points(b.first);
 }
 

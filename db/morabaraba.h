@@ -104,8 +104,9 @@ MORA_API mora_status mora_probe_wdl(const mora_db* db, const char* position, int
 typedef enum mora_metric {
   /* Under the ply limit, the game the rules play: the rule value at the position's count first
    * (win, cursed win, draw, blessed loss, loss); then for a rule win the fewest plies to the next
-   * mill, for a rule loss the most; then the pure order. A cursed win's best move may thus be a
-   * slower pure win than the position's distance says, a blessed loss's a quicker loss. */
+   * mill, for a rule loss the most; then the pure order. A rule win's best move may thus be a
+   * slower pure win than the position's distance says, a rule loss's or a blessed loss's a
+   * quicker loss. */
   MORA_METRIC_RULE = 0,
   /* By pure distance, the game without the ply limit: the fastest win, then draws, then the
    * slowest loss; then the rule order. Its best move always keeps the position's pure value and

@@ -71,6 +71,60 @@ TEST(CApi, ProbesMovesAndLines) {
   EXPECT_EQ(line.rfind(best, 0), 0u) << line;
 }
 
+// Black to move loses in 4 plies by b4-f2xd6 (its own mill, 1 ply to the next mill) and in 2 by
+// g1-a7, which keeps the rule loss's 2 plies to the next mill (docs/METRICS.md).
+constexpr const char* kMetricsPart = ".W..B.../.WW....B/W...B... b 0 0 0";
+
+TEST(CApi, BestMovesByEachMetric) {
+  Db h(probe_db("max7-morabaraba"));
+  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+  mora_result r;
+  ASSERT_EQ(mora_probe(h.db, kMetricsPart, &r), MORA_OK);
+  EXPECT_EQ(r, (mora_result{MORA_LOSS, 4, 1, MORA_RULE_LOSS, 2}));
+  std::vector<mora_move> rule(64), pure(64), plain(64);
+  size_t n_rule = 0, n_pure = 0, n_plain = 0;
+  ASSERT_EQ(mora_moves_by(h.db, kMetricsPart, MORA_METRIC_RULE, rule.data(), 64, &n_rule), MORA_OK);
+  ASSERT_EQ(mora_moves_by(h.db, kMetricsPart, MORA_METRIC_PURE, pure.data(), 64, &n_pure), MORA_OK);
+  ASSERT_EQ(mora_moves(h.db, kMetricsPart, plain.data(), 64, &n_plain), MORA_OK);
+  ASSERT_EQ(n_rule, n_pure);
+  ASSERT_EQ(n_rule, n_plain);
+  for (size_t i = 0; i < n_rule; ++i) {
+    EXPECT_STREQ(rule[i].move, plain[i].move);  // mora_moves is the rule's order
+    EXPECT_EQ(rule[i].result, plain[i].result);
+  }
+  EXPECT_STREQ(rule[0].move, "g1-a7");
+  EXPECT_EQ(rule[0].result, (mora_result{MORA_LOSS, 2, 1, MORA_RULE_LOSS, 2}));
+  EXPECT_STREQ(pure[0].move, "b4-f2xd6");
+  EXPECT_EQ(pure[0].result, (mora_result{MORA_LOSS, 4, 1, MORA_RULE_LOSS, 1}));
+
+  char best[MORA_MOVE_CHARS];
+  ASSERT_EQ(mora_best_move_by(h.db, kMetricsPart, MORA_METRIC_PURE, best, sizeof best), MORA_OK);
+  EXPECT_STREQ(best, "b4-f2xd6");
+  ASSERT_EQ(mora_best_move_by(h.db, kMetricsPart, MORA_METRIC_RULE, best, sizeof best), MORA_OK);
+  EXPECT_STREQ(best, "g1-a7");
+  ASSERT_EQ(mora_best_move(h.db, kMetricsPart, best, sizeof best), MORA_OK);
+  EXPECT_STREQ(best, "g1-a7");
+
+  // The pure line plays the loss in 4 out; the rule's loses in 2.
+  for (const auto& [metric, plies] : {std::pair{MORA_METRIC_PURE, 4}, {MORA_METRIC_RULE, 2}}) {
+    char line[256];
+    ASSERT_EQ(mora_best_line_by(h.db, kMetricsPart, metric, 1000, line, sizeof line, nullptr),
+              MORA_OK);
+    EXPECT_EQ(std::count(line, line + std::strlen(line), ' ') + 1, plies) << line;
+  }
+
+  // A metric that is neither: an argument error, whatever the position.
+  for (const int bad : {-1, 2}) {
+    size_t count = 0;
+    EXPECT_EQ(mora_moves_by(h.db, kMetricsPart, bad, rule.data(), 64, &count), MORA_ERR_ARGUMENT);
+    EXPECT_NE(std::strstr(mora_last_error(), "MORA_METRIC_PURE"), nullptr) << mora_last_error();
+    EXPECT_EQ(mora_best_move_by(h.db, "nonsense", bad, best, sizeof best), MORA_ERR_ARGUMENT);
+    char line[8];
+    EXPECT_EQ(mora_best_line_by(h.db, kMetricsPart, bad, 1000, line, sizeof line, nullptr),
+              MORA_ERR_ARGUMENT);
+  }
+}
+
 // Barred positions through the C interface: probed like any other, the best move keeps the
 // value, and the bar of `active` takes the move d6-d7 that `lapsed` (the same without the bar)
 // offers away; a bar of the other preset's kind is an error.

@@ -42,13 +42,13 @@ expect_output "probe of the herd-3 start" \
   'w 3 3 0: win in 9, under the ply limit win \(9 plies to the next mill\); best move [a-g][1-7]$' \
   "$mora" probe --db "$herd3" "$start"
 expect_output "probe --json --moves --line of the herd-3 start" \
-  '"distance":9,"line":\[("[a-g0-9x-]+",){8}"[a-g0-9x-]+"\],"moves":\[\{' \
+  '"distance":9,"line":\[("[a-g0-9x-]+",){8}"[a-g0-9x-]+"\],"metric":"rule","moves":\[\{' \
   "$mora" probe --db "$herd3" --json --moves --line "$start"
 expect_output "probe of a placing position from stdin" '^W\.{7}/\.{8}/\.{8} b 2 3 0: loss in 8' \
   bash -c "echo 'W......./......../........ b 2 3 0' | '$mora' probe --db '$herd3'"
 
 # A draw has no distance; a line that is not UTF-8 gets its error and the batch goes on.
-expect_output "probe --json of a draw" '^\{"best_move":"a7","distance":null,' \
+expect_output "probe --json of a draw" '^\{"best_move":"a7","best_move_pure":"a7","distance":null,' \
   "$mora" probe --db "$msa" --json "$start"
 out=$(printf '\xff\xfe\n%s\n' "$start" | "$mora" probe --db "$herd3" --json) && fail "non-UTF-8: exit 0"
 [ "$(wc -l <<<"$out")" -eq 2 ] || fail "non-UTF-8 line: not two answers: $out"
@@ -69,6 +69,38 @@ expect_output "info --json" '^  "herd": 3,$' "$mora" info --db "$herd3" --json
 expect_output "info --json marks placing" '"phase": "placing"' "$mora" info --db "$herd3" --json
 expect_output "check of the herd-3 folder" '^checked 7 files .*: 0 bad$' "$mora" check --db "$herd3"
 expect_output "check reads placing tables" '^ok: +.*/0v0\+3\+3\.mtb ' "$mora" check --db "$herd3"
+
+# Best moves by the two metrics (docs/METRICS.md): where they part, the text names both and
+# heads each list with the order it follows; --pure orders the lists by pure distance.
+max7=$root/max7-morabaraba
+parting='.W..B.../.WW....B/W...B... b 0 0 0'
+expect_output "probe where the metrics part" \
+  'b 0 0 0: loss in 4, under the ply limit loss \(2 plies to the next mill\); best move g1-a7 under the ply limit \(pure loss in 2\), b4-f2xd6 by pure distance$' \
+  "$mora" probe --db "$max7" "$parting"
+out=$("$mora" probe --db "$max7" --moves "$parting")
+[ "$(sed -n 2,3p <<<"$out")" = "  moves, best first under the ply limit:
+  g1-a7: loss in 2, under the ply limit loss (2 plies to the next mill)" ] ||
+  fail "probe --moves: $(head -3 <<<"$out")"
+out=$("$mora" probe --db "$max7" --moves --line --pure "$parting")
+[ "$(sed -n 2,3p <<<"$out")" = "  moves, best first by pure distance:
+  b4-f2xd6: loss in 4, under the ply limit loss (1 plies to the next mill)" ] ||
+  fail "probe --moves --pure: $(head -3 <<<"$out")"
+grep -Eq '^  line by pure distance: b4-f2xd6( [a-g0-9x-]+){3}$' <<<"$out" ||
+  fail "probe --line --pure: $(tail -1 <<<"$out")"
+expect_output "probe --line under the rule" '^  line under the ply limit: g1-a7 [a-g0-9x-]+$' \
+  "$mora" probe --db "$max7" --line "$parting"
+expect_output "probe --json names both best moves" \
+  '"best_move":"g1-a7","best_move_pure":"b4-f2xd6","distance":4,"metric":"pure",' \
+  "$mora" probe --db "$max7" --json --pure --moves "$parting"
+expect_output "without a ply limit, one best move and unlabelled lists" \
+  '^WWW\.{5}/\.B\.{4}B\./\.{5}B\.\. w 0 0 0: win in 3; best move [a-g0-9x-]+$' \
+  "$mora" probe --db "$root/malom" --line 'WWW...../.B....B./.....B.. w 0 0 0'
+expect_output "without a ply limit, the line unlabelled" '^  line: ' \
+  "$mora" probe --db "$root/malom" --line 'WWW...../.B....B./.....B.. w 0 0 0'
+status=0
+out=$("$mora" probe --db "$max7" --pure "$parting" 2>&1) || status=$?
+[ "$status" -ne 0 ] && grep -q -- '--pure goes with --moves or --line' <<<"$out" ||
+  fail "probe --pure alone: exit $status: $out"
 
 # The Koti board: the centre is a fourth part of the board field; a string of the other board
 # is refused with a message that says which board it is for.

@@ -4,7 +4,9 @@
 // whole game of herd 3 (placing positions too) under `morabaraba` and `msa-tournament` into
 // $MORABARABA_TEST_DB/herd3-<rules>, `house-003` up to 8 cows on the board (3v5 holds its
 // barred positions) into $MORABARABA_TEST_DB/house-003, and `mssa-1` up to 8 (5v3 and 3v5 store
-// barred positions) into $MORABARABA_TEST_DB/mssa-1.
+// barred positions) into $MORABARABA_TEST_DB/mssa-1, and up to 7 cows on the board (3v3, 4v3,
+// 3v4) under `morabaraba`, `msa-tournament`, `online` and `koti` into
+// $MORABARABA_TEST_DB/max7-<rules>.
 #pragma once
 
 #include <gtest/gtest.h>

@@ -187,6 +187,36 @@ class ServeTest(unittest.TestCase):
             got = [json.loads(line) for line in body.decode().splitlines()]
             self.assertEqual(got, cli(folders, positions, "--moves"))
 
+    def test_pure(self):
+        """pure=1 orders the moves and plays the line by pure distance, as `probe --pure` does,
+        on every endpoint that does either; pure=0 is the default; another value is a 400."""
+        folders, positions = self.cases["morabaraba"]
+        positions = positions[:40]
+        for pure, flags in (("1", ["--pure"]), ("0", [])):
+            expected = cli(folders, positions, "--moves", *flags)
+            lines = cli(folders, positions, "--line", *flags)
+            for position, want, want_line in zip(positions, expected, lines):
+                if "error" in want:
+                    continue
+                with self.subTest(position=position, pure=pure):
+                    self.assertEqual(want["metric"], "pure" if pure == "1" else "rule")
+                    status, got = self.server.get_json(
+                        query("/api/v1/probe", position=position, pure=pure))
+                    self.assertEqual((status, without_positions_after(got)), (200, want))
+                    status, line = self.server.get_json(
+                        query("/api/v1/line", position=position, pure=pure))
+                    self.assertEqual((status, line), (200, want_line))
+            status, body = self.server.request(
+                "POST", query("/api/v1/probe", pure=pure), "\n".join(positions).encode())
+            self.assertEqual(status, 200)
+            self.assertEqual([json.loads(b) for b in body.decode().splitlines()], expected)
+        for path in ("/api/v1/probe", "/api/v1/line"):
+            status, got = self.server.get_json(query(path, position=positions[0], pure="yes"))
+            self.assertEqual((status, got), (400, {"error": "the parameter 'pure' is 0 or 1, "
+                                                            "not 'yes'"}))
+        status, body = self.server.request("POST", query("/api/v1/probe", pure="2"), b"x\n")
+        self.assertEqual(status, 400, body)
+
     def test_draw_has_no_distance(self):
         results = []
         for rules, (_, positions) in self.cases.items():

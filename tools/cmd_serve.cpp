@@ -27,6 +27,8 @@ int run_serve(const std::vector<std::string>& args) {
                   "positions, sets them up, plays against the database and shows statistics\n"
                   "(/stats.html). Folders of several rule sets are served\n"
                   "together; a request picks one with rules=NAME (default: the first --db's).\n"
+                  "Answers name the best move under the ply limit and by pure distance; pure=1\n"
+                  "orders the moves and plays the line by pure distance (docs/METRICS.md).\n"
                   "Logs one line per request (method, path, status, microseconds) on stderr;\n"
                   "SIGINT or SIGTERM stops it.",
                   options, args);

@@ -7,6 +7,18 @@
     db.moves(pos)      # [(move, Result), ...], best first
     db.best_move(pos)  # "a7-g4", or None when the game is over
     db.best_line(pos)  # ["a7-g4", "d6-a7", ...]
+    db.best_move(pos, pure=True)  # the best move by pure distance
+
+`Database` takes one folder (a `str` or `os.PathLike`) or a list of them.
+
+Best moves follow one of two metrics (docs/METRICS.md). By default, under the ply limit: the
+rule value at the position's count first (win, cursed win, draw, blessed loss, loss), then for a
+rule win the fewest plies to the next mill, for a rule loss the most, then the pure order. With
+`pure=True`, by pure distance: the fastest win, then draws, then the slowest loss, then the rule
+order. Moves equal in both go by their points in the position string's order (from, to, shot).
+The pure best move always keeps the position's pure value and distance; the best move under the
+rule keeps its rule value and plies to the next mill, and may be a slower win or a quicker loss
+in the pure game. Where the rules have no ply limit (malom) the two are the same.
 
 A database solved with `morabaraba solve --whole-game --herd N` also answers placing positions
 (cows in hand), e.g. "......../......../........ w 3 3 0", the start of herd 3; `db.herd` is
@@ -14,8 +26,9 @@ that N (0 when the database holds the moving phase only). A database of the Koti
 (`--rules koti`) takes the centre as a fourth part, "......../......../......../. w 3 3 0",
 and a blocked player's move is "pass".
 
-Install with `pip install --no-build-isolation ./python` from the project's folder (README.md,
-"Python"). The library (libmorabaraba.so, installed by `cmake --install`) is found, in this
+Install with `python3 -m pip install --no-index --find-links /usr/share/python-wheels ./python`
+from the project's folder (README.md, "Probing from C and Python"), with any CPython 3.9 or
+later. The library (libmorabaraba.so, installed by `cmake --install`) is found, in this
 order: at the path in the MORABARABA_LIBRARY environment variable, if set (a build tree, say);
 in the lib folders of this package's install prefix (both installed with the same prefix); in
 the libdir that `pkg-config morabaraba` gives; by the system's library search.
@@ -37,7 +50,7 @@ import os
 import pathlib
 import subprocess
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 __version__ = "0.2.0"  # the library's too (mora_version(); checked by the tests)
 
@@ -49,6 +62,7 @@ _WDL = ("loss", "draw", "win")
 _RULE = ("loss", "blessed-loss", "draw", "cursed-win", "win")
 _OK, _ERR_POSITION, _ERR_MISSING, _ERR_TABLE, _ERR_BUFFER = 0, 2, 3, 4, 5
 _MOVE_CHARS = 16
+_METRIC_RULE, _METRIC_PURE = 0, 1  # mora_metric
 
 
 class _Result(ctypes.Structure):
@@ -161,10 +175,11 @@ def _load(path: str) -> ctypes.CDLL:
         "mora_open_with_cache": (folders, c_size, c_size, ctypes.POINTER(handle)),
         "mora_probe": (handle, c_str, ctypes.POINTER(_Result)),
         "mora_probe_wdl": (handle, c_str, ctypes.POINTER(ctypes.c_int)),
-        "mora_moves": (handle, c_str, ctypes.POINTER(_Move), c_size, ctypes.POINTER(c_size)),
-        "mora_best_move": (handle, c_str, ctypes.c_char_p, c_size),
-        "mora_best_line": (handle, c_str, ctypes.c_int, ctypes.c_char_p, c_size,
-                           ctypes.POINTER(c_size)),
+        "mora_moves_by": (handle, c_str, ctypes.c_int, ctypes.POINTER(_Move), c_size,
+                          ctypes.POINTER(c_size)),
+        "mora_best_move_by": (handle, c_str, ctypes.c_int, ctypes.c_char_p, c_size),
+        "mora_best_line_by": (handle, c_str, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, c_size,
+                              ctypes.POINTER(c_size)),
         "mora_check": (folders, c_size),
     }.items():
         fn = getattr(lib, name)
@@ -187,25 +202,38 @@ def _call(status: int) -> None:
                                                     _lib.mora_last_error().decode(errors="replace"))
 
 
-def _folders(folders: Sequence[str]):
+Folders = Union[str, bytes, os.PathLike, Sequence[Union[str, bytes, os.PathLike]]]
+
+
+def _folders(folders: Folders):
+    """One folder (a str, bytes or os.PathLike) or a sequence of them, for the C interface."""
+    if isinstance(folders, (str, bytes, os.PathLike)):
+        folders = [folders]
     encoded = [os.fsencode(f) for f in folders]
     return (ctypes.c_char_p * len(encoded))(*encoded), len(encoded)
+
+
+def _metric(pure: bool) -> int:
+    return _METRIC_PURE if pure else _METRIC_RULE
 
 
 def version() -> str:
     return _lib.mora_version().decode()
 
 
-def check(folders: Sequence[str]) -> None:
-    """Verifies every table checksum in `folders`; raises MorabarabaError naming bad files."""
+def check(folders: Folders) -> None:
+    """Verifies every table checksum in `folders` (one folder or a list); raises MorabarabaError
+    naming bad files."""
     _call(_lib.mora_check(*_folders(folders)))
 
 
 class Database:
     """The tables of one rule set in one or more folders. Safe to probe from many threads."""
 
-    def __init__(self, folders: Sequence[str], cache_bytes: Optional[int] = None):
-        """`cache_bytes` bounds the decoded blocks kept for all tables (default 64 MiB)."""
+    def __init__(self, folders: Folders, cache_bytes: Optional[int] = None):
+        """`folders`: one folder (a str or os.PathLike) or a list of them, probed together (the
+        first holding a subspace wins). `cache_bytes` bounds the decoded blocks kept for all
+        tables (default 64 MiB)."""
         self._handle = ctypes.c_void_p()
         if cache_bytes is None:
             _call(_lib.mora_open(*_folders(folders), ctypes.byref(self._handle)))
@@ -247,28 +275,36 @@ class Database:
         _call(_lib.mora_probe_wdl(self._handle, position.encode(), ctypes.byref(wdl)))
         return _WDL[wdl.value]
 
-    def moves(self, position: str) -> List[Tuple[str, Result]]:
+    def moves(self, position: str, pure: bool = False) -> List[Tuple[str, Result]]:
+        """Every legal move with the value it leads to, best first under the ply limit, or by
+        pure distance with `pure` (the module's docstring)."""
         count = ctypes.c_size_t()
-        status = _lib.mora_moves(self._handle, position.encode(), None, 0, ctypes.byref(count))
+        status = _lib.mora_moves_by(self._handle, position.encode(), _metric(pure), None, 0,
+                                    ctypes.byref(count))
         if status not in (_OK, _ERR_BUFFER):
             _call(status)
         buf = (_Move * count.value)()
-        _call(_lib.mora_moves(self._handle, position.encode(), buf, count.value,
-                              ctypes.byref(count)))
+        _call(_lib.mora_moves_by(self._handle, position.encode(), _metric(pure), buf,
+                                 count.value, ctypes.byref(count)))
         return [(m.move.decode(), Result._from_c(m.result)) for m in buf]
 
-    def best_move(self, position: str) -> Optional[str]:
+    def best_move(self, position: str, pure: bool = False) -> Optional[str]:
+        """The first of moves(position, pure); None when the game is over."""
         buf = ctypes.create_string_buffer(_MOVE_CHARS)
-        _call(_lib.mora_best_move(self._handle, position.encode(), buf, len(buf)))
+        _call(_lib.mora_best_move_by(self._handle, position.encode(), _metric(pure), buf,
+                                     len(buf)))
         return buf.value.decode() or None
 
-    def best_line(self, position: str, max_plies: int = 1000) -> List[str]:
+    def best_line(self, position: str, max_plies: int = 1000, pure: bool = False) -> List[str]:
+        """Best play until the game ends, a drawn line repeats, or `max_plies` moves; with
+        `pure` by pure distance, the count held at 0, so that a cursed win or a blessed loss plays
+        out to its end."""
         needed = ctypes.c_size_t()
-        status = _lib.mora_best_line(self._handle, position.encode(), max_plies, None, 0,
-                                     ctypes.byref(needed))
+        status = _lib.mora_best_line_by(self._handle, position.encode(), _metric(pure),
+                                        max_plies, None, 0, ctypes.byref(needed))
         if status != _ERR_BUFFER:
             _call(status)
         buf = ctypes.create_string_buffer(needed.value)
-        _call(_lib.mora_best_line(self._handle, position.encode(), max_plies, buf, len(buf),
-                                  None))
+        _call(_lib.mora_best_line_by(self._handle, position.encode(), _metric(pure), max_plies,
+                                     buf, len(buf), None))
         return buf.value.decode().split()

@@ -7,6 +7,7 @@ of solved databases, one per rule set) set; the package itself is imported from 
 
 import json
 import os
+import pathlib
 import random
 import subprocess
 import sys
@@ -60,8 +61,9 @@ HERD3_START = "......../......../........ w 3 3 0"
 KOTI_START = "......../......../......../. w 3 3 0"
 
 
-def cli(folder, positions):
-    run = subprocess.run([TOOL, "probe", "--db", folder, "--json", "--moves", "--line"],
+def cli(folder, positions, pure=False):
+    run = subprocess.run([TOOL, "probe", "--db", folder, "--json", "--moves", "--line"] +
+                         (["--pure"] if pure else []),
                          input="\n".join(positions) + "\n", capture_output=True, text=True)
     return [json.loads(line) for line in run.stdout.splitlines()]
 
@@ -83,18 +85,23 @@ class ProbeTest(unittest.TestCase):
         if positions is None:
             positions = random_positions(random.Random(5), 60)
         expected = cli(folder, positions)
+        expected_pure = cli(folder, positions, pure=True)
         self.assertEqual(len(expected), len(positions))
         with morabaraba.Database([folder]) as db:
             self.assertEqual(db.rules, rules)
-            for pos, want in zip(positions, expected):
+            for pos, want, want_pure in zip(positions, expected, expected_pure):
                 with self.subTest(position=pos):
                     got = as_json(db.probe(pos))
                     self.assertEqual(got, {k: want[k] for k in got})
                     self.assertEqual(db.probe_wdl(pos), want["value"])
                     self.assertEqual(db.best_move(pos), want["best_move"])
+                    self.assertEqual(db.best_move(pos, pure=True), want["best_move_pure"])
                     self.assertEqual(db.best_line(pos), want["line"])
+                    self.assertEqual(db.best_line(pos, pure=True), want_pure["line"])
                     moves = [dict(as_json(r), move=m) for m, r in db.moves(pos)]
                     self.assertEqual(moves, want["moves"])
+                    moves = [dict(as_json(r), move=m) for m, r in db.moves(pos, pure=True)]
+                    self.assertEqual(moves, want_pure["moves"])
 
     def test_morabaraba(self):
         self.compare("morabaraba")
@@ -200,6 +207,51 @@ class ProbeTest(unittest.TestCase):
                 db.probe("nonsense")
             with self.assertRaises(LookupError):  # and MissingTableError a LookupError
                 db.probe("WWWW..../BBB...../........ w 0 0 0")
+
+    def test_metrics(self):
+        """Random positions of 4v3 and 3v4 under the house rules (docs/METRICS.md): the pure
+        best move keeps the pure value and distance and its line plays it out, the best move
+        under the rule keeps the rule value and plies to the next mill, and for some positions
+        the two differ in pure distance. Without a ply limit (malom) the orders are the same."""
+        folder = os.path.join(DB_ROOT, "max7-morabaraba")
+        with morabaraba.Database(folder) as db:
+            parted = 0
+            for pos in random_positions(random.Random(15), 400, (4, 3)):
+                with self.subTest(position=pos):
+                    r = db.probe(pos)
+                    rule, pure = db.moves(pos), db.moves(pos, pure=True)
+                    self.assertEqual(sorted(rule), sorted(pure))
+                    if not rule:
+                        continue
+                    self.assertEqual((pure[0][1].value, pure[0][1].distance),
+                                     (r.value, r.distance))
+                    self.assertEqual((rule[0][1].rule_value, rule[0][1].plies_to_mill),
+                                     (r.rule_value, r.plies_to_mill))
+                    self.assertEqual(db.best_move(pos), rule[0][0])
+                    self.assertEqual(db.best_move(pos, pure=True), pure[0][0])
+                    line = db.best_line(pos, pure=True)
+                    if r.value != "draw":
+                        self.assertEqual(len(line), r.distance)
+                    parted += rule[0][1].distance != pure[0][1].distance
+            self.assertGreater(parted, 0)
+        with morabaraba.Database(os.path.join(DB_ROOT, "malom")) as db:
+            for pos in random_positions(random.Random(16), 50):
+                self.assertEqual(db.moves(pos), db.moves(pos, pure=True))
+
+    def test_folder_types(self):
+        """One folder as a str or a path-like, or a list of them, opens the same database."""
+        folder = os.path.join(DB_ROOT, "malom")
+        pos = "WWW...../.B....B./.....B.. w 0 0 0"
+        want = morabaraba.Database([folder]).probe(pos)
+        for folders in (folder, pathlib.Path(folder), [pathlib.Path(folder)], (folder,),
+                        os.fsencode(folder)):
+            with self.subTest(folders=folders), morabaraba.Database(folders) as db:
+                self.assertEqual(db.rules, "malom")
+                self.assertEqual(db.probe(pos), want)
+        morabaraba.check(pathlib.Path(folder))
+        with self.assertRaises(morabaraba.TableError) as e:
+            morabaraba.Database("/nonexistent/folder")
+        self.assertIn("'/nonexistent/folder'", str(e.exception))
 
     def test_without_block_cache(self):
         folder = os.path.join(DB_ROOT, "morabaraba")
