@@ -33,22 +33,44 @@ std::vector<Subspace> sides_of(Subspace unit) {
   return sides;
 }
 
-// A finished table of this subspace and these rules, or nullopt when it must be (re)solved.
-bool finished(const std::filesystem::path& file, const Rules& rules, std::ostream& log) {
-  if (!std::filesystem::exists(file)) return false;
+// The table of `s` at its place in `folder`, checked to hold what a solve reads there: by its
+// header (the name proves nothing: a table copied or renamed over another is refused, naming
+// what it holds).
+TableReader open_input_table(const std::filesystem::path& folder, const Rules& rules, Subspace s) {
+  TableReader reader(folder / table_file_name(s));
+  const TableHeader& h = reader.header();
+  auto refuse = [&](const std::string& why) {
+    throw TableError(reader.path().string() + ": " + why);
+  };
+  if (h.rules.fingerprint() != rules.fingerprint())
+    refuse("holds a table of rules '" + h.rules.name + "', not '" + rules.name + "'");
+  if (h.subspace != s) refuse("holds subspace " + h.subspace.name() + ", not " + s.name());
+  if (h.has_rule_part != (rules.ply_limit > 0))
+    refuse(std::string(h.has_rule_part ? "has" : "lacks") + " the ply-limit part");
+  const std::uint64_t n = SubspaceIndex(board_of(rules), s).size();
+  if (h.num_positions != n)
+    refuse("holds " + std::to_string(h.num_positions) + " positions, subspace " + s.name() +
+           " has " + std::to_string(n));
+  return reader;
+}
+
+// Whether the table of `s` is finished: in place, of these rules and this subspace, every
+// checksum intact; otherwise it is to be solved (again), with a warning when a file is there.
+bool finished(const std::filesystem::path& folder, const Rules& rules, Subspace s,
+              std::ostream& log) {
+  if (!std::filesystem::exists(folder / table_file_name(s))) return false;
   try {
-    TableReader reader(file);
-    reader.check();
-    return reader.header().rules.fingerprint() == rules.fingerprint();
+    open_input_table(folder, rules, s).check();
+    return true;
   } catch (const TableError& e) {
     log << "warning: " << e.what() << "; solving it again\n";
     return false;
   }
 }
 
-std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesystem::path& file,
+std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesystem::path& folder,
                                            Subspace s) {
-  TableReader reader(file);
+  const TableReader reader = open_input_table(folder, game.rules(), s);
   auto t = std::make_unique<ExitTable>(ExitTable{SubspaceIndex(game.board(), s), {}, {}});
   const std::uint64_t n = reader.header().num_positions;
   const bool rule = game.rules().ply_limit > 0;
@@ -124,6 +146,13 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
   return ordered;
 }
 
+std::vector<Subspace> tables_for(const Rules& rules, const std::vector<Subspace>& targets) {
+  std::vector<Subspace> out;
+  for (Subspace unit : units_for(rules, targets))
+    for (Subspace s : sides_of(unit)) out.push_back(s);
+  return out;
+}
+
 bool count_runs(const Game& game, Subspace s) {
   Position pos;
   pos.cows = {(Bitboard{1} << s.mover) - 1, ((Bitboard{1} << s.other) - 1) << s.mover};
@@ -164,7 +193,7 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
                    std::ostream& log) {
   const auto sides = sides_of(unit);
   return std::all_of(sides.begin(), sides.end(),
-                     [&](Subspace s) { return finished(folder / table_file_name(s), rules, log); });
+                     [&](Subspace s) { return finished(folder, rules, s, log); });
 }
 
 namespace {
@@ -175,7 +204,7 @@ UnitReport solve_placing_unit(const std::filesystem::path& folder, const Game& g
   report.unit = unit;
   DecodedTables successors;
   for (Subspace child : placing_successors(game.rules(), unit))
-    successors.load(game.board(), TableReader(folder / table_file_name(child)));
+    successors.load(game.board(), open_input_table(folder, game.rules(), child));
   const std::vector<Entry> entries = solve_placing(game, unit, successors, progress);
   const Rules& rules = game.rules();
   TableWriter writer(folder / table_file_name(unit),
@@ -202,7 +231,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
-      exits.add(load_exit_table(game, folder / table_file_name(e), e));
+      exits.add(load_exit_table(game, folder, e));
   // The exits that set a bar are read through every finished table (docs/HISTORY.md).
   std::optional<Database> finished;
   if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty())

@@ -159,7 +159,7 @@ void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Prog
                      child.in_hand[kBlack]};
     return tables.at(s)(child.mover(), child.other());
   };
-  for (const Subspace& s : subspaces) {
+  for (const Subspace& s : subspaces) try {
     const auto needed = tables_to_check(db.rules(), s);
     // Decoded tables stay for the subspaces to come, until they take too much memory; then
     // those that this one does not read are dropped.
@@ -184,6 +184,10 @@ void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Prog
     report.positions += n;
     report.positions +=
         verify_barred(db, *db.table(s), checked.index, std::nullopt, stored, findings);
+  } catch (const TableError& e) {
+    report.bad_tables.push_back(s.name() + ": " + e.what());
+  } catch (const std::out_of_range& e) {
+    report.bad_tables.push_back(s.name() + ": " + e.what());
   }
 }
 
@@ -193,7 +197,7 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
                    const VerifySample& sample, Progress& progress, Findings& findings,
                    VerifyReport& report) {
   auto stored = [&](const Position& child) { return db.entry(child); };
-  for (const Subspace& s : subspaces) {
+  for (const Subspace& s : subspaces) try {
     const TableReader* table = db.table(s);
     if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
     const SubspaceIndex index(db.game().board(), s);
@@ -213,6 +217,10 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
     });
     report.positions += checked;
     report.positions += verify_barred(db, *table, index, sample, stored, findings);
+  } catch (const TableError& e) {
+    report.bad_tables.push_back(s.name() + ": " + e.what());
+  } catch (const std::out_of_range& e) {
+    report.bad_tables.push_back(s.name() + ": " + e.what());
   }
 }
 

@@ -192,6 +192,19 @@ def _folders(folders: Sequence[str]):
     return (ctypes.c_char_p * len(encoded))(*encoded), len(encoded)
 
 
+def _position(position: str) -> bytes:
+    """The position as the C library takes it: whole, so never with a NUL (where C would cut it
+    short) or another control character, which the CLI and the server refuse too."""
+    if not isinstance(position, str):
+        raise TypeError(f"a position is a str, not {type(position).__name__}")
+    bad = next((c for c in position if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0), None)
+    if bad is not None:
+        raise PositionError(_ERR_POSITION,
+                            f"the position holds control character U+{ord(bad):04X} at "
+                            f"{position.index(bad)}")
+    return position.encode()
+
+
 def version() -> str:
     return _lib.mora_version().decode()
 
@@ -239,36 +252,36 @@ class Database:
 
     def probe(self, position: str) -> Result:
         r = _Result()
-        _call(_lib.mora_probe(self._handle, position.encode(), ctypes.byref(r)))
+        _call(_lib.mora_probe(self._handle, _position(position), ctypes.byref(r)))
         return Result._from_c(r)
 
     def probe_wdl(self, position: str) -> str:
         wdl = ctypes.c_int()
-        _call(_lib.mora_probe_wdl(self._handle, position.encode(), ctypes.byref(wdl)))
+        _call(_lib.mora_probe_wdl(self._handle, _position(position), ctypes.byref(wdl)))
         return _WDL[wdl.value]
 
     def moves(self, position: str) -> List[Tuple[str, Result]]:
         count = ctypes.c_size_t()
-        status = _lib.mora_moves(self._handle, position.encode(), None, 0, ctypes.byref(count))
+        status = _lib.mora_moves(self._handle, _position(position), None, 0, ctypes.byref(count))
         if status not in (_OK, _ERR_BUFFER):
             _call(status)
         buf = (_Move * count.value)()
-        _call(_lib.mora_moves(self._handle, position.encode(), buf, count.value,
+        _call(_lib.mora_moves(self._handle, _position(position), buf, count.value,
                               ctypes.byref(count)))
         return [(m.move.decode(), Result._from_c(m.result)) for m in buf]
 
     def best_move(self, position: str) -> Optional[str]:
         buf = ctypes.create_string_buffer(_MOVE_CHARS)
-        _call(_lib.mora_best_move(self._handle, position.encode(), buf, len(buf)))
+        _call(_lib.mora_best_move(self._handle, _position(position), buf, len(buf)))
         return buf.value.decode() or None
 
     def best_line(self, position: str, max_plies: int = 1000) -> List[str]:
         needed = ctypes.c_size_t()
-        status = _lib.mora_best_line(self._handle, position.encode(), max_plies, None, 0,
+        status = _lib.mora_best_line(self._handle, _position(position), max_plies, None, 0,
                                      ctypes.byref(needed))
         if status != _ERR_BUFFER:
             _call(status)
         buf = ctypes.create_string_buffer(needed.value)
-        _call(_lib.mora_best_line(self._handle, position.encode(), max_plies, buf, len(buf),
+        _call(_lib.mora_best_line(self._handle, _position(position), max_plies, buf, len(buf),
                                   None))
         return buf.value.decode().split()
