@@ -203,7 +203,11 @@ Outcome Database::covered_outcome(const Position& pos) const {
           "cows in hand do not fit the turn order: while placing, white to move has as many "
           "in hand as black, black to move one more than white");
     const int herd = std::max(pos.total(kWhite), pos.total(kBlack));
-    if (herd > herd_) {
+    const Color us = pos.side_to_move;
+    // Tables do not depend on the herd: a position whose own table is there is answered even
+    // where another table of its herd is damaged or missing.
+    if (herd > herd_ && !tables_.count({pos.on_board(us), pos.on_board(opposite(us)),
+                                        pos.in_hand[us], pos.in_hand[opposite(us)]})) {
       // Placing tables of the next herd may be there, but not all of them (deleted, damaged).
       const int next = herd_ ? herd_ + 1 : 3;
       const std::string gap = whole_game_gap(next);
