@@ -171,6 +171,29 @@ TEST(CApi, ReportsErrors) {
   EXPECT_NE(std::strstr(mora_last_error(), "rules"), nullptr) << mora_last_error();
 }
 
+// mora_close(NULL) and a second close do nothing; a call with a closed handle fails with
+// MORA_ERR_ARGUMENT instead of reading the freed database.
+TEST(CApi, ClosedHandles) {
+  mora_close(nullptr);
+  const fs::path folder = probe_db("malom");
+  const char* folders[] = {folder.c_str()};
+  mora_db* db = nullptr;
+  ASSERT_EQ(mora_open(folders, 1, &db), MORA_OK) << mora_last_error();
+  mora_close(db);
+  mora_result r;
+  EXPECT_EQ(mora_probe(db, kWin3, &r), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_last_error(), "the database handle is closed");
+  int wdl;
+  EXPECT_EQ(mora_probe_wdl(db, kWin3, &wdl), MORA_ERR_ARGUMENT);
+  char move[16];
+  EXPECT_EQ(mora_best_move(db, kWin3, move, sizeof move), MORA_ERR_ARGUMENT);
+  size_t count = 0;
+  EXPECT_EQ(mora_moves(db, kWin3, nullptr, 0, &count), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_rules_name(db), "");
+  EXPECT_EQ(mora_herd(db), 0);
+  mora_close(db);
+}
+
 constexpr const char* kHerd3Start = "......../......../........ w 3 3 0";
 
 // The position after White places a cow at `point` from the start of herd 3. The rings list
