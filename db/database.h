@@ -26,7 +26,7 @@ class BarredKeys;
 struct TableCheck {
   std::filesystem::path file;
   std::uint64_t bytes = 0;
-  std::string error;  // empty when the file is intact; names the file otherwise
+  std::string error;                  // empty when the file is intact; names the file otherwise
   std::optional<TableHeader> header;  // check_tables(): when it could be read
 };
 

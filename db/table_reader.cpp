@@ -40,8 +40,8 @@ struct ThreadCache {
   };
   std::array<std::array<Slot, kCacheSlots>, kNumTableStreams> slots;
   std::array<int, kNumTableStreams> victim{};
-  Block scratch;       // bulk reads
-  Block compressed;    // a block's bytes as read from the file
+  Block scratch;     // bulk reads
+  Block compressed;  // a block's bytes as read from the file
   ZSTD_DCtx* dctx = nullptr;
 
   ThreadCache() = default;
@@ -65,7 +65,7 @@ struct TableReader::Impl {
   std::uint64_t serial = next_serial.fetch_add(1);
   std::shared_ptr<BlockCache> cache;
   int fd = -1;
-  std::uint64_t size = 0;       // when opened: a file that is shorter now fails its reads
+  std::uint64_t size = 0;              // when opened: a file that is shorter now fails its reads
   std::vector<std::uint8_t> metadata;  // header and block indexes (DecodedMetadata)
   std::vector<Stream> streams;
   std::array<int, kNumTableStreams> by_kind{-1, -1, -1, -1};
@@ -132,8 +132,7 @@ struct TableReader::Impl {
     } else {
       out.resize(expect);
       if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
-      const std::size_t n =
-          ZSTD_decompressDCtx(tls.dctx, out.data(), expect, in.data(), in.size());
+      const std::size_t n = ZSTD_decompressDCtx(tls.dctx, out.data(), expect, in.data(), in.size());
       const bool narrow = relative && s.bits == 16 && n == count;
       if (ZSTD_isError(n) || (n != expect && !narrow))
         fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
@@ -265,11 +264,9 @@ void TableReader::Impl::open() {
 void TableReader::Impl::parse() {
   DecodedMetadata meta;
   try {
-    meta = decode_metadata(
-        [&](std::uint64_t offset, std::uint8_t* out, std::size_t bytes) {
-          read_at(offset, out, bytes);
-        },
-        size);
+    meta = decode_metadata([&](std::uint64_t offset, std::uint8_t* out,
+                               std::size_t bytes) { read_at(offset, out, bytes); },
+                           size);
   } catch (const NewerTableVersion& e) {
     throw NewerTableVersion(path.string() + ": " + e.what());
   } catch (const TableError& e) {

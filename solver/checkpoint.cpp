@@ -130,10 +130,8 @@ ScratchReader::ScratchReader(const std::filesystem::path& file, ScratchKind kind
   checksum_ = std::exchange(fixed.checksum, 0);
   hash_->add(&fixed, sizeof fixed);
   header_ = {fixed.rules_fingerprint,
-             Subspace{fixed.unit[0], fixed.unit[1], fixed.unit[2], fixed.unit[3]},
-             fixed.part,
-             fixed.next_layer,
-             fixed.max_pending};
+             Subspace{fixed.unit[0], fixed.unit[1], fixed.unit[2], fixed.unit[3]}, fixed.part,
+             fixed.next_layer, fixed.max_pending};
   if (fixed.kind != static_cast<std::uint32_t>(kind)) {
     refuse("a checked file of another kind");
     return;
@@ -224,9 +222,10 @@ std::optional<CheckpointHeader> load_checkpoint(const std::filesystem::path& fil
                                                 const std::vector<std::span<std::byte>>& arrays,
                                                 std::string& why) {
   ScratchReader in(file, ScratchKind::kCheckpoint, rules_fingerprint, unit);
-  if (in.ok() && (in.array_bytes().size() != arrays.size() ||
-                  !std::equal(arrays.begin(), arrays.end(), in.array_bytes().begin(),
-                              [](const auto& a, std::uint64_t bytes) { return a.size() == bytes; })))
+  if (in.ok() &&
+      (in.array_bytes().size() != arrays.size() ||
+       !std::equal(arrays.begin(), arrays.end(), in.array_bytes().begin(),
+                   [](const auto& a, std::uint64_t bytes) { return a.size() == bytes; })))
     why = file.string() + ": its arrays have other sizes than this unit's";
   else
     for (const auto& a : arrays)

@@ -230,8 +230,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   report.unit = unit;
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
-    if (!exits.find(e.mover, e.other))
-      exits.add(load_exit_table(game, folder, e));
+    if (!exits.find(e.mover, e.other)) exits.add(load_exit_table(game, folder, e));
   // The exits that set a bar are read through every finished table (docs/HISTORY.md).
   std::optional<Database> finished;
   if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty())

@@ -560,8 +560,7 @@ void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& 
   const auto& pure = sides_[s].states;
   std::optional<ScratchReader> rule_in;
   if (rule_part_) {
-    rule_in.emplace(rule_file(s), ScratchKind::kPlyLimit, game_.rules().fingerprint(),
-                    subspace(s));
+    rule_in.emplace(rule_file(s), ScratchKind::kPlyLimit, game_.rules().fingerprint(), subspace(s));
     if (rule_in->ok() && rule_in->array_bytes() != std::vector{size(s)})
       throw std::runtime_error(rule_file(s).string() + ": not of this unit's size");
   }

@@ -869,7 +869,8 @@ TEST_F(TableTest, ConcurrentProbesAtEveryCacheSize) {
                   ra.read(at, run);
                   return static_cast<int>(!std::equal(run.begin(), run.end(), a.begin() + at));
                 }
-                return (ra.probe(i) != a[i]) + (rb.probe_wdl(j) != b[j].wdl) + (rb.probe(j) != b[j]);
+                return (ra.probe(i) != a[i]) + (rb.probe_wdl(j) != b[j].wdl) +
+                       (rb.probe(j) != b[j]);
               }),
               0);
     if (cache) {

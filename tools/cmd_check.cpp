@@ -96,8 +96,8 @@ int run_check(const std::vector<std::string>& args) {
       }
   }
   std::printf("checked %zu %s (%.1f MB) in %.2f s: %d bad, %d missing\n", checks.size(),
-              checks.size() == 1 ? "file" : "files", static_cast<double>(bytes) / 1e6, seconds,
-              bad, missing);
+              checks.size() == 1 ? "file" : "files", static_cast<double>(bytes) / 1e6, seconds, bad,
+              missing);
   return bad == 0 && missing == 0 ? 0 : 1;
 }
 
