@@ -36,44 +36,52 @@ std::vector<fs::path> table_files(const fs::path& folder) {
 Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes)
     : game_(Rules{}), cache_(cache_bytes ? std::make_shared<BlockCache>(cache_bytes) : nullptr) {
   std::optional<TableHeader> first;
+  // A file that is no readable table of this database's rules is left out, the probes that
+  // need it failing with `why`.
+  auto leave_out = [&](const fs::path& file, const std::string& why) {
+    std::error_code ec;
+    const auto bytes = fs::is_regular_file(file, ec) ? fs::file_size(file, ec) : 0;
+    unreadable_.push_back({file, ec ? 0 : bytes, why, std::nullopt});
+    try {
+      unreadable_by_name_.emplace(Subspace::parse(file.stem().string()), why);
+    } catch (const std::invalid_argument&) {
+      // Not a subspace's name: listed in unreadable() only.
+    }
+  };
   for (const auto& folder : folders) {
     for (const auto& file : table_files(folder)) {
+      std::unique_ptr<TableReader> reader;
       try {
-        auto reader = std::make_unique<TableReader>(file, cache_);
-        const TableHeader& h = reader->header();
-        if (!first) {
-          first = h;
-        } else if (h.rules.fingerprint() != first->rules.fingerprint()) {
-          throw std::invalid_argument("table '" + file.string() + "' was solved with rules '" +
-                                      h.rules.name + "', others with '" + first->rules.name + "'");
-        }
-        const Subspace s = h.subspace;
+        reader = std::make_unique<TableReader>(file, cache_);
+      } catch (const TableError& e) {
+        leave_out(file, e.what());
+        continue;
+      }
+      const TableHeader& h = reader->header();
+      if (!first) {
+        first = h;
+      } else if (h.rules.fingerprint() != first->rules.fingerprint()) {
+        throw TableError("table '" + file.string() + "' was solved with rules '" + h.rules.name +
+                         "', others with '" + first->rules.name + "'");
+      }
+      const Subspace s = h.subspace;
+      try {
         if (s.mover + s.mover_in_hand > h.rules.cows_per_player ||
             s.other + s.other_in_hand > h.rules.cows_per_player)
-          throw TableError(file.string() + ": holds subspace " + s.name() +
-                           ", more cows than a player has");
-        if (const std::string why = barred_flag_error(h); !why.empty())
-          throw TableError(file.string() + ": " + why);
+          throw TableError("holds subspace " + s.name() + ", more cows than a player has");
+        if (const std::string why = barred_flag_error(h); !why.empty()) throw TableError(why);
         if (tables_.count(s)) continue;
         SubspaceIndex index(board_of(h.rules), s);
         // A header that passed its checksum but disagrees with the indexer would make every
         // probe of the subspace read the wrong position.
         if (index.size() != h.num_positions)
-          throw TableError(file.string() + ": holds " + std::to_string(h.num_positions) +
-                           " positions, subspace " + s.name() + " has " +
-                           std::to_string(index.size()));
+          throw TableError("holds " + std::to_string(h.num_positions) + " positions, subspace " +
+                           s.name() + " has " + std::to_string(index.size()));
         tables_.emplace(s, std::make_unique<Table>(Table{std::move(reader), std::move(index)}));
-      } catch (const std::invalid_argument& e) {
-        throw TableError(e.what());  // mixed rules: no database at all
       } catch (const TableError& e) {
-        std::error_code ec;
-        const auto bytes = fs::is_regular_file(file, ec) ? fs::file_size(file, ec) : 0;
-        unreadable_.push_back({file, ec ? 0 : bytes, e.what(), std::nullopt});
-        try {
-          unreadable_by_name_.emplace(Subspace::parse(file.stem().string()), e.what());
-        } catch (const std::invalid_argument&) {
-          // Not a subspace's name: listed in unreadable() only.
-        }
+        leave_out(file, file.string() + ": " + e.what());
+      } catch (const std::invalid_argument& e) {  // the indexer's: no subspace of the board
+        leave_out(file, file.string() + ": " + e.what());
       }
     }
   }
