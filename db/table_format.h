@@ -168,7 +168,7 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
                                           std::span<const StreamBlocks> streams);
 void check_encodable(const TableHeader& header);
 
-// A stream as the file describes it, with its block index in the mapped file.
+// A stream as the file describes it, with its block index in the metadata read on open.
 struct StreamDescriptor {
   TableStream kind;
   int bits;
