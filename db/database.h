@@ -71,7 +71,8 @@ class Database {
   // to move after the winner's turn, overlapping cows, hands that do not fit the turn order,
   // cows in hand in a database of the moving phase only, more cows than its herd),
   // std::out_of_range naming the subspace when its table is not in the database, and
-  // TableError naming the file when a table is damaged.
+  // TableError naming the file when a table it reads is damaged (now, or when it was opened:
+  // one of unreadable() under the subspace's name).
   ProbeResult probe(const Position& pos) const;
   // Only the pure win/draw/loss: reads one value stream instead of all four.
   Wdl probe_wdl(const Position& pos) const;
