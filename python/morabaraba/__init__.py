@@ -22,9 +22,10 @@ the libdir that `pkg-config morabaraba` gives; by the system's library search.
 `morabaraba.library_path` says which file was loaded.
 
 Errors raise MorabarabaError, whose `status` is the C status code, or one of its subclasses:
-PositionError (also a ValueError) for a position string that does not parse or a position the
-database cannot answer (hands that do not fit the turn order, more cows than its herd, cows in
-hand in a database of the moving phase only), MissingTableError (also a LookupError) when the
+PositionError (also a ValueError) for a position string that does not parse (a NUL or another
+control character included: the string is never cut short) or a position the database cannot
+answer (hands that do not fit the turn order, more cows than its herd, cows in hand in a
+database of the moving phase only), MissingTableError (also a LookupError) when the
 position's subspace is not in the database, TableError for a missing, unreadable or damaged
 table file.
 
