@@ -27,12 +27,12 @@ std::shared_ptr<Block> BlockCache::Impl::find(const BlockKey& k) {
   return it->second.block;
 }
 
-void BlockCache::Impl::insert(const BlockKey& k, std::shared_ptr<Block> b) {
+bool BlockCache::Impl::insert(const BlockKey& k, std::shared_ptr<Block> b) {
   const std::size_t cost = b->size() + kOverhead, budget = max_bytes / kShards;
-  if (cost > budget) return;
+  if (cost > budget) return false;
   Shard& s = shard(k);
   const std::lock_guard lock(s.mutex);
-  if (s.blocks.count(k)) return;  // another thread decoded it too
+  if (s.blocks.count(k)) return false;  // another thread decoded it too
   while (s.bytes + cost > budget) {
     if (s.hand >= s.ring.size()) s.hand = 0;
     if (std::exchange(s.blocks.at(s.ring[s.hand]).referenced, false))
@@ -43,6 +43,7 @@ void BlockCache::Impl::insert(const BlockKey& k, std::shared_ptr<Block> b) {
   s.blocks.emplace(k, Resident{std::move(b)});
   s.ring.push_back(k);
   s.bytes += cost;
+  return true;
 }
 
 void BlockCache::Impl::forget(std::uint64_t reader) {

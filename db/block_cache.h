@@ -58,7 +58,9 @@ struct BlockCache::Impl {
   Shard& shard(const BlockKey& k) { return shards[Hash{}(k) % kShards]; }
 
   std::shared_ptr<Block> find(const BlockKey& k);  // nullptr when not held
-  void insert(const BlockKey& k, std::shared_ptr<Block> b);
+  // Whether the cache holds `b` now (and so other threads may read it): not when it is too
+  // large for a shard or another thread's copy came first.
+  bool insert(const BlockKey& k, std::shared_ptr<Block> b);
   // Drops the blocks of a reader that is going away: they could never be hit again.
   void forget(std::uint64_t reader);
 };

@@ -1,20 +1,34 @@
 // The C interface (db/morabaraba.h) over Database: every entry point catches what the C++
 // side throws and turns it into a status and a per-thread message.
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "db/database.h"
 #include "db/morabaraba.h"
 #include "game/notation.h"
 
 struct mora_db {
-  mora::Database db;
+  // Null once closed. The handle itself outlives mora_close (closed_handles below), so that a
+  // second close or a call after close reads it and fails cleanly instead of freed memory.
+  std::unique_ptr<mora::Database> owned;
+  mora::Database& db;  // *owned, while open
 };
 
 namespace {
 
 thread_local std::string last_error;
+
+// The handles closed so far, their databases freed: a few bytes each for the process's life.
+std::mutex closed_mutex;
+std::vector<std::unique_ptr<mora_db>> closed_handles;
+
+struct ClosedHandle : std::logic_error {
+  ClosedHandle() : std::logic_error("the database handle is closed") {}
+};
 
 mora_status fail(mora_status status, const std::string& message) {
   // Assigning may itself run out of memory; the status still tells the caller what happened.
@@ -31,6 +45,8 @@ template <typename Body>
 mora_status guarded(Body&& body) noexcept {
   try {
     return body();
+  } catch (const ClosedHandle& e) {
+    return fail(MORA_ERR_ARGUMENT, e.what());
   } catch (const mora::TableError& e) {
     return fail(MORA_ERR_TABLE, e.what());
   } catch (const std::filesystem::filesystem_error& e) {
@@ -56,6 +72,7 @@ mora_status null_argument(const char* name) {
 // position's herd, and Database::probe rejects one beyond mora_herd() with a message that
 // names both.
 mora::Position parse(const mora_db& h, const char* position) {
+  if (!h.owned) throw ClosedHandle();
   return mora::parse_position(position, h.db.rules().cows_per_player, h.db.game().board());
 }
 
@@ -118,21 +135,30 @@ mora_status mora_open_with_cache(const char* const* folders, size_t num_folders,
   if (!folders && num_folders) return null_argument("folders");
   if (num_folders == 0) return fail(MORA_ERR_ARGUMENT, "no database folder given");
   return guarded([&] {
-    *db = new mora_db{mora::Database(to_paths(folders, num_folders), cache_bytes)};
+    auto owned = std::make_unique<mora::Database>(to_paths(folders, num_folders), cache_bytes);
+    mora::Database& opened = *owned;
+    *db = new mora_db{std::move(owned), opened};
     return MORA_OK;
   });
 }
 
 void mora_close(mora_db* db) {
-  delete db;
+  if (!db || !db->owned) return;
+  db->owned.reset();
+  try {
+    const std::lock_guard lock(closed_mutex);
+    closed_handles.emplace_back(db);
+  } catch (...) {
+    // Out of memory for the list: the handle stays allocated, unlisted.
+  }
 }
 
 const char* mora_rules_name(const mora_db* db) {
-  return db ? db->db.rules().name.c_str() : "";
+  return db && db->owned ? db->db.rules().name.c_str() : "";
 }
 
 int mora_herd(const mora_db* db) {
-  return db ? db->db.herd() : 0;
+  return db && db->owned ? db->db.herd() : 0;
 }
 
 mora_status mora_probe(const mora_db* db, const char* position, mora_result* result) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <ranges>
 #include <stdexcept>
 #include <tuple>
 
@@ -36,9 +37,27 @@ std::vector<fs::path> table_files(const fs::path& folder) {
 Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes)
     : game_(Rules{}), cache_(cache_bytes ? std::make_shared<BlockCache>(cache_bytes) : nullptr) {
   std::optional<TableHeader> first;
+  // A file that is no readable table of this database's rules is left out, the probes that
+  // need it failing with `why`.
+  auto leave_out = [&](const fs::path& file, const std::string& why) {
+    std::error_code ec;
+    const auto bytes = fs::is_regular_file(file, ec) ? fs::file_size(file, ec) : 0;
+    unreadable_.push_back({file, ec ? 0 : bytes, why, std::nullopt});
+    try {
+      unreadable_by_name_.emplace(Subspace::parse(file.stem().string()), why);
+    } catch (const std::invalid_argument&) {
+      // Not a subspace's name: listed in unreadable() only.
+    }
+  };
   for (const auto& folder : folders) {
     for (const auto& file : table_files(folder)) {
-      auto reader = std::make_unique<TableReader>(file, cache_);
+      std::unique_ptr<TableReader> reader;
+      try {
+        reader = std::make_unique<TableReader>(file, cache_);
+      } catch (const TableError& e) {
+        leave_out(file, e.what());
+        continue;
+      }
       const TableHeader& h = reader->header();
       if (!first) {
         first = h;
@@ -47,35 +66,61 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
                          "', others with '" + first->rules.name + "'");
       }
       const Subspace s = h.subspace;
-      if (s.mover + s.mover_in_hand > h.rules.cows_per_player ||
-          s.other + s.other_in_hand > h.rules.cows_per_player)
-        throw TableError("table '" + file.string() + "' holds subspace " + s.name() +
-                         ", more cows than a player has");
-      if (const std::string why = barred_flag_error(h); !why.empty())
-        throw TableError("table '" + file.string() + "': " + why);
-      if (tables_.count(s)) continue;
-      SubspaceIndex index(board_of(h.rules), s);
-      // A header that passed its checksum but disagrees with the indexer would make every
-      // probe of the subspace read the wrong position.
-      if (index.size() != h.num_positions)
-        throw TableError("table '" + file.string() + "' holds " + std::to_string(h.num_positions) +
-                         " positions, subspace " + s.name() + " has " +
-                         std::to_string(index.size()));
-      tables_.emplace(s, std::make_unique<Table>(Table{std::move(reader), std::move(index)}));
+      try {
+        if (s.mover + s.mover_in_hand > h.rules.cows_per_player ||
+            s.other + s.other_in_hand > h.rules.cows_per_player)
+          throw TableError("holds subspace " + s.name() + ", more cows than a player has");
+        if (const std::string why = barred_flag_error(h); !why.empty()) throw TableError(why);
+        if (tables_.count(s)) continue;
+        SubspaceIndex index(board_of(h.rules), s);
+        // A header that passed its checksum but disagrees with the indexer would make every
+        // probe of the subspace read the wrong position.
+        if (index.size() != h.num_positions)
+          throw TableError("holds " + std::to_string(h.num_positions) + " positions, subspace " +
+                           s.name() + " has " + std::to_string(index.size()));
+        tables_.emplace(s, std::make_unique<Table>(Table{std::move(reader), std::move(index)}));
+      } catch (const TableError& e) {
+        leave_out(file, file.string() + ": " + e.what());
+      } catch (const std::invalid_argument& e) {  // the indexer's: no subspace of the board
+        leave_out(file, file.string() + ": " + e.what());
+      }
     }
   }
-  if (!first) throw TableError("no tables (*.mtb) in the database folders given");
+  if (!first)
+    throw TableError(unreadable_.empty()
+                         ? "no tables (*.mtb) in the database folders given"
+                         : "no readable table in the database folders given; the first: " +
+                               unreadable_.front().error);
   rules_ = first->rules;
   game_ = Game(rules_);
   barred_keys_ = std::make_unique<BarredKeys>(game_.board());
   for (const auto& [s, t] : tables_)
     if (s.moving_phase()) by_counts_[s.mover * (kMaxCows + 1) + s.other] = t.get();
   for (int herd = 3; herd <= rules_.cows_per_player; ++herd) {
-    const auto needed = placing_subspaces(herd, game_.board().num_points());
-    if (!std::all_of(needed.begin(), needed.end(), [&](Subspace s) { return tables_.count(s); }))
-      break;
+    if (!whole_game_gap(herd).empty()) break;
     herd_ = herd;
   }
+}
+
+std::string Database::whole_game_gap(int herd) const {
+  std::string gap;
+  int lacking = 0;
+  for (const Subspace& s : placing_subspaces(herd, game_.board().num_points())) {
+    if (tables_.count(s)) continue;
+    constexpr int kListed = 3;
+    if (++lacking > kListed) continue;
+    if (!gap.empty()) gap += "; ";
+    const auto bad = unreadable_by_name_.find(s);
+    gap += bad != unreadable_by_name_.end() ? bad->second : "no " + table_file_name(s);
+  }
+  if (lacking > 3) gap += "; and " + std::to_string(lacking - 3) + " more";
+  return gap;
+}
+
+void Database::missing(const Subspace& s) const {
+  if (const auto bad = unreadable_by_name_.find(s); bad != unreadable_by_name_.end())
+    throw TableError(bad->second);
+  throw std::out_of_range("subspace " + s.name() + " is not in the database");
 }
 
 Database::~Database() = default;
@@ -100,7 +145,7 @@ const Database::Table& Database::table_for(Bitboard mover, Bitboard other, int m
   } else if (const auto it = tables_.find(s); it != tables_.end()) {
     t = it->second.get();
   }
-  if (!t) throw std::out_of_range("subspace " + s.name() + " is not in the database");
+  if (!t) missing(s);
   return *t;
 }
 
@@ -155,7 +200,9 @@ Outcome Database::covered_outcome(const Position& pos) const {
     throw std::invalid_argument("the game is over: the side not to move has two cows or fewer");
   validate_bars(rules_, pos);
   if (pos.placing()) {
-    if (herd_ == 0)
+    const auto placing = [](const Subspace& t) { return !t.moving_phase(); };
+    if (herd_ == 0 && std::ranges::none_of(tables_ | std::views::keys, placing) &&
+        std::ranges::none_of(unreadable_by_name_ | std::views::keys, placing))
       throw std::invalid_argument(
           "the database holds the moving phase only (no cows in hand); solve it with "
           "--whole-game to probe placing positions");
@@ -165,11 +212,20 @@ Outcome Database::covered_outcome(const Position& pos) const {
           "cows in hand do not fit the turn order: while placing, white to move has as many "
           "in hand as black, black to move one more than white");
     const int herd = std::max(pos.total(kWhite), pos.total(kBlack));
-    if (herd > herd_)
-      throw std::invalid_argument("the position needs a herd of " + std::to_string(herd) +
-                                  " cows or more; the database holds the whole game for herds "
-                                  "up to " +
-                                  std::to_string(herd_));
+    const Color us = pos.side_to_move;
+    // Tables do not depend on the herd: a position whose own table is there is answered even
+    // where another table of its herd is damaged or missing.
+    if (herd > herd_ && !tables_.count({pos.on_board(us), pos.on_board(opposite(us)),
+                                        pos.in_hand[us], pos.in_hand[opposite(us)]})) {
+      // Placing tables of the next herd may be there, but not all of them (deleted, damaged).
+      const int next = herd_ ? herd_ + 1 : 3;
+      const std::string gap = whole_game_gap(next);
+      throw std::invalid_argument(
+          "the position needs a herd of " + std::to_string(herd) +
+          " cows or more; the database holds the whole game for " +
+          (herd_ ? "herds up to " + std::to_string(herd_) : std::string("no herd")) +
+          (gap.empty() ? "" : " (herd " + std::to_string(next) + " lacks " + gap + ")"));
+    }
     if (!game_.ply_counts(pos) && pos.plies_since_mill != 0)
       throw std::invalid_argument("rules '" + rules_.name +
                                   "' do not count placing plies: the count must be 0 while "
@@ -353,14 +409,16 @@ std::vector<TableCheck> check_tables(const std::vector<fs::path>& folders) {
     try {
       files = table_files(folder);
     } catch (const std::exception& e) {
-      out.push_back({folder, 0, e.what()});
+      out.push_back({folder, 0, e.what(), std::nullopt});
       continue;
     }
     for (const auto& file : files) {
-      TableCheck c{file, 0, {}};
+      TableCheck c{file, 0, {}, std::nullopt};
       try {
-        c.bytes = fs::file_size(file);
-        TableReader(file).check();
+        c.bytes = fs::is_regular_file(file) ? fs::file_size(file) : 0;
+        const TableReader reader(file);
+        c.header = reader.header();
+        reader.check();
       } catch (const std::exception& e) {
         c.error = e.what();
       }

@@ -21,6 +21,15 @@ namespace mora {
 
 class BarredKeys;
 
+// The check of one table file: its checksums (check_tables(), TableReader::check: no values
+// are decoded), or whether it opens at all (Database::unreadable()).
+struct TableCheck {
+  std::filesystem::path file;
+  std::uint64_t bytes = 0;
+  std::string error;                  // empty when the file is intact; names the file otherwise
+  std::optional<TableHeader> header;  // check_tables(): when it could be read
+};
+
 // What a probe answers for a position, from its side to move.
 struct ProbeResult {
   Wdl wdl = Wdl::kDraw;
@@ -48,9 +57,12 @@ enum class Metric {
 class Database {
  public:
   // Opens every table (*.mtb) in `folders`; all must be of one rule set. Where two folders
-  // hold the same subspace, the first folder given wins. Throws TableError naming the file for
-  // unreadable or foreign tables, mixed rules, or folders without tables. Block checksums are
-  // verified when a block is first read (and by check_tables()), not here, so opening is quick.
+  // hold the same subspace, the first folder given wins. A file that does not open as a table
+  // (damaged, truncated, of a newer format, not a regular file, a header that disagrees with
+  // its subspace) is left out and listed in unreadable(): only the probes that need it fail,
+  // naming it. Throws TableError naming the file for mixed rules, and for folders without a
+  // readable table. Block checksums are verified whenever a block is decoded (and by
+  // check_tables()), not here, so opening is quick.
   // `cache_bytes` bounds the decoded blocks kept for all tables together; 0 keeps none but
   // each thread's last few.
   static constexpr std::size_t kDefaultCacheBytes = std::size_t{64} << 20;
@@ -66,13 +78,16 @@ class Database {
   // placing subspace of that herd; 0 when it holds the moving phase only. Tables do not
   // depend on the herd, so every smaller herd is held too.
   int herd() const { return herd_; }
+  // The files left out on opening, with the reason, in folder and name order.
+  const std::vector<TableCheck>& unreadable() const { return unreadable_; }
 
   // The value of a position (any side to move, any count, cows in hand or not). Throws
   // std::invalid_argument for a position the database does not cover (a finished game's loser
   // to move after the winner's turn, overlapping cows, hands that do not fit the turn order,
   // cows in hand in a database of the moving phase only, more cows than its herd),
   // std::out_of_range naming the subspace when its table is not in the database, and
-  // TableError naming the file when a table is damaged.
+  // TableError naming the file when a table it reads is damaged (now, or when it was opened:
+  // one of unreadable() under the subspace's name).
   ProbeResult probe(const Position& pos) const;
   // Only the pure win/draw/loss: reads one value stream instead of all four.
   Wdl probe_wdl(const Position& pos) const;
@@ -113,6 +128,12 @@ class Database {
   Entry barred_entry(const Position& pos) const;
   // The ply-limit value at pos's count from the entry at count 0.
   ProbeResult at_count(const Entry& e, const Position& pos) const;
+  // Throws for subspace `s`, which is not in the database: the unreadable file of its name
+  // (TableError), or std::out_of_range.
+  [[noreturn]] void missing(const Subspace& s) const;
+  // What keeps the database from holding the whole game of `herd`: the placing subspaces it
+  // lacks, each with its file's fault when one is there.
+  std::string whole_game_gap(int herd) const;
 
   static constexpr int kMaxCows = 24;
   Rules rules_;
@@ -123,6 +144,9 @@ class Database {
   // The hot path's lookup: tables by [mover cows][other cows], nullptr where missing.
   std::array<const Table*, (kMaxCows + 1) * (kMaxCows + 1)> by_counts_{};
   int herd_ = 0;
+  std::vector<TableCheck> unreadable_;
+  // The errors of unreadable files whose name is a subspace's, by that subspace.
+  std::map<Subspace, std::string> unreadable_by_name_;
 };
 
 // Orders moves' results from the side to move's view: true when `a` is better than `b` by
@@ -139,12 +163,6 @@ const std::pair<Move, ProbeResult>& best_of(const std::vector<std::pair<Move, Pr
 // is.
 ProbeResult result_at_count(const Entry& e, const Rules& rules, int count, bool counted = true);
 
-// The checksum check of one table file (TableReader::check: no values are decoded).
-struct TableCheck {
-  std::filesystem::path file;
-  std::uint64_t bytes = 0;
-  std::string error;  // empty when the file is intact
-};
 // Checks every *.mtb file in `folders` independently, so one bad file hides no other.
 std::vector<TableCheck> check_tables(const std::vector<std::filesystem::path>& folders);
 

@@ -84,13 +84,20 @@ MORA_API mora_status mora_open(const char* const* folders, size_t num_folders, m
  * default of mora_open is 64 MiB; 0 keeps none beyond each thread's last two blocks). */
 MORA_API mora_status mora_open_with_cache(const char* const* folders, size_t num_folders,
                                           size_t cache_bytes, mora_db** db);
-MORA_API void mora_close(mora_db* db); /* NULL is allowed */
+/* Frees the database's tables and memory. NULL is allowed, and so is closing a handle twice:
+ * the second close does nothing. A closed handle is never reused, and every call given it
+ * after mora_close fails with MORA_ERR_ARGUMENT ("the database handle is closed") instead of
+ * reading freed memory; for that, each closed handle keeps a few bytes until the process ends.
+ * Closing a handle while another thread is still in a call with it is undefined. */
+MORA_API void mora_close(mora_db* db);
 
-/* The rule preset the database was solved with, e.g. "morabaraba"; owned by the handle. */
+/* The rule preset the database was solved with, e.g. "morabaraba"; owned by the handle ("" for
+ * a NULL or closed one). */
 MORA_API const char* mora_rules_name(const mora_db* db);
 /* The largest herd (cows each player starts with, 3 to 12) whose whole game the database
  * holds, placing positions included; every smaller herd is held too. 0 when the database holds
- * the moving phase only (no position with cows in hand can be probed), and for a NULL handle. */
+ * the moving phase only (no position with cows in hand can be probed), and for a NULL or closed
+ * handle. */
 MORA_API int mora_herd(const mora_db* db);
 
 MORA_API mora_status mora_probe(const mora_db* db, const char* position, mora_result* result);

@@ -120,14 +120,20 @@ class BlockCache {
   friend class TableReader;
 };
 
-// Read-only access to one table: memory-mapped, checked on open (header, sizes, header
-// checksum); each block's checksum is checked before its first use by this reader. Errors
-// throw TableError naming the file. Thread-safe for concurrent probes.
+// Read-only access to one table, checked on open (a regular file, opened without blocking;
+// header, sizes, header and index checksums). Blocks are read with pread and each block's
+// checksum is checked every time it is decoded, so a file damaged, truncated or rewritten in
+// place while open fails the probes that read what changed (TableError), never answers from
+// unchecked bytes and never raises SIGBUS; a file replaced or removed while open is still read
+// as it was when opened. Errors throw TableError naming the file. Thread-safe for concurrent
+// probes.
 class TableReader {
  public:
   explicit TableReader(const std::filesystem::path& path,
                        std::shared_ptr<BlockCache> cache = nullptr);
   ~TableReader();
+  TableReader(TableReader&&) noexcept;
+  TableReader& operator=(TableReader&&) noexcept;
 
   const TableHeader& header() const;
   const std::filesystem::path& path() const;

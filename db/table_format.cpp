@@ -221,9 +221,14 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
   return out;
 }
 
-DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
+DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
   if (size < kFixedHeaderBytes)
     fail("not a table: " + std::to_string(size) + " bytes is shorter than the header");
+  DecodedMetadata out;
+  std::vector<std::uint8_t>& m = out.metadata;
+  m.resize(kFixedHeaderBytes);
+  read_at(0, m.data(), m.size());
+  const std::uint8_t* p = m.data();
   if (std::memcmp(p, kMagic.data(), kMagic.size()) != 0) fail("not a table (bad magic)");
   const auto version = get<std::uint32_t>(p + kOffVersion);
   const std::string versions_read = "this program reads versions " +
@@ -239,6 +244,9 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   if (num_streams > kNumTableStreams ||
       header_bytes != kFixedHeaderBytes + kStreamBytes * num_streams || header_bytes > size)
     fail("corrupt header (stream count or header size)");
+  m.resize(header_bytes);
+  read_at(kFixedHeaderBytes, m.data() + kFixedHeaderBytes, header_bytes - kFixedHeaderBytes);
+  p = m.data();
   std::vector<std::uint8_t> copy(p, p + header_bytes);
   put<std::uint64_t>(copy.data() + kOffHeaderChecksum, 0);
   if (XXH64(copy.data(), header_bytes, 0) != get<std::uint64_t>(p + kOffHeaderChecksum))
@@ -248,7 +256,6 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   if (get<std::uint32_t>(p + kOffIndexScheme) != kIndexScheme)
     fail("index scheme " + std::to_string(get<std::uint32_t>(p + kOffIndexScheme)) +
          " is not the one of this program (" + std::to_string(kIndexScheme) + ")");
-  DecodedMetadata out;
   out.version = version;
   TableHeader& header = out.header;
   header.num_positions = get<std::uint64_t>(p + kOffPositions);
@@ -293,7 +300,7 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
                        get<std::uint64_t>(d + 24),
                        get<std::uint64_t>(d + 16),
                        version,
-                       p + index_end};
+                       nullptr};  // set once the indexes are read
     if (s.bits != value_bits(s.kind) || s.block_positions == 0 ||
         s.num_blocks != blocks_of(header.num_positions, s.block_positions) ||
         (i && d[0] <= static_cast<int>(out.streams.back().kind)))
@@ -308,6 +315,10 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
   const bool rule = header.has_rule_part;
   if (!present[0] || !present[2] || present[1] != rule || present[3] != rule)
     fail("the streams do not match the header flags");
+  m.resize(index_end);
+  read_at(header_bytes, m.data() + header_bytes, index_end - header_bytes);
+  p = m.data();
+  for (StreamDescriptor& s : out.streams) s.index = p + s.index_offset;
   if (XXH64(p + header_bytes, index_end - header_bytes, 0) !=
       get<std::uint64_t>(p + kOffIndexChecksum))
     fail("block index checksum mismatch");
@@ -331,8 +342,10 @@ DecodedMetadata decode_metadata(const std::uint8_t* p, std::size_t size) {
     if (bytes != s.compressed_bytes) fail("stream sizes do not match the block index");
   }
   if (header.has_barred) {
+    std::array<std::uint8_t, kBarredHeaderBytes> barred{};
+    if (size - at >= kBarredHeaderBytes) read_at(at, barred.data(), barred.size());
     if (size - at < kBarredHeaderBytes ||
-        get<std::uint64_t>(p + at + 16) != size - at - kBarredHeaderBytes)
+        get<std::uint64_t>(barred.data() + 16) != size - at - kBarredHeaderBytes)
       fail("file size " + std::to_string(size) + " does not match the barred section at " +
            std::to_string(at));
     out.barred_offset = at;

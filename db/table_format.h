@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -167,7 +168,7 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
                                           std::span<const StreamBlocks> streams);
 void check_encodable(const TableHeader& header);
 
-// A stream as the file describes it, with its block index in the mapped file.
+// A stream as the file describes it, with its block index in the metadata read on open.
 struct StreamDescriptor {
   TableStream kind;
   int bits;
@@ -211,13 +212,20 @@ std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
 struct DecodedMetadata {
   std::uint32_t version;
   TableHeader header;
-  std::vector<StreamDescriptor> streams;  // in file order
+  std::vector<StreamDescriptor> streams;  // in file order, their indexes in `metadata`
   std::uint64_t barred_offset = 0;        // where the barred section starts, if the file has one
+  // The file's bytes up to the end of the last block index. Moving it keeps the streams' index
+  // pointers valid; copying it does not.
+  std::vector<std::uint8_t> metadata;
 };
 
-// Checks and decodes the metadata of a whole file of `size` bytes at `file` (docs/FORMAT.md,
-// the order of checks under "Header"), including that the blocks tile the file. Throws
-// TableError (without a file name) at the first fault.
-DecodedMetadata decode_metadata(const std::uint8_t* file, std::size_t size);
+// Reads `bytes` bytes at `offset` of a file into `out`, or throws TableError.
+using ReadAt = std::function<void(std::uint64_t offset, std::uint8_t* out, std::size_t bytes)>;
+
+// Checks and decodes the metadata of a file of `size` bytes, read through `read_at` (the
+// header, the block indexes and the barred section's header: no block; docs/FORMAT.md, the
+// order of checks under "Header"), including that the blocks tile the file. Throws TableError
+// (without a file name) at the first fault.
+DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size);
 
 }  // namespace mora::table_format

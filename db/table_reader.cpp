@@ -1,7 +1,6 @@
-// TableReader: a memory-mapped table of docs/FORMAT.md, its blocks checked before first use
-// and decoded through this thread's slots and the shared BlockCache.
+// TableReader: a table of docs/FORMAT.md read with pread, each block checked every time it is
+// decoded, through this thread's slots and the shared BlockCache.
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -34,10 +33,15 @@ struct ThreadCache {
   struct Slot {
     BlockKey key;
     std::shared_ptr<Block> raw;
+    // Whether no other thread can hold `raw`: it was decoded here and never went into the
+    // cache. Only such a block is decoded over; use_count() would not say when another thread
+    // is done reading one that the cache let go (a data race, not a reference count).
+    bool owned = false;
   };
   std::array<std::array<Slot, kCacheSlots>, kNumTableStreams> slots;
   std::array<int, kNumTableStreams> victim{};
-  Block scratch;  // bulk reads
+  Block scratch;     // bulk reads
+  Block compressed;  // a block's bytes as read from the file
   ZSTD_DCtx* dctx = nullptr;
 
   ThreadCache() = default;
@@ -60,20 +64,18 @@ struct TableReader::Impl {
   bool compacted = false;  // version 3 on: their streams hold only the values a reader uses
   std::uint64_t serial = next_serial.fetch_add(1);
   std::shared_ptr<BlockCache> cache;
-  const std::uint8_t* map = nullptr;
-  std::size_t size = 0;
+  int fd = -1;
+  std::uint64_t size = 0;              // when opened: a file that is shorter now fails its reads
+  std::vector<std::uint8_t> metadata;  // header and block indexes (DecodedMetadata)
   std::vector<Stream> streams;
   std::array<int, kNumTableStreams> by_kind{-1, -1, -1, -1};
   std::uint64_t barred_offset = 0;
   mutable std::once_flag barred_once;
   mutable std::vector<BarredEntry> barred;
-  // One bit per block and stream kind: its checksum matched. A block is hashed once per open
-  // instead of once per decode, and still before its values are first used.
-  std::array<std::unique_ptr<std::atomic<std::uint64_t>[]>, kNumTableStreams> verified;
 
   ~Impl() {
     if (cache) cache->impl_->forget(serial);
-    if (map) ::munmap(const_cast<std::uint8_t*>(map), size);
+    if (fd >= 0) ::close(fd);
   }
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -83,43 +85,54 @@ struct TableReader::Impl {
   void open();
   void parse();
 
+  // Reads exactly `bytes` at `offset`: pread, so that a file truncated, rewritten or removed
+  // while open fails the reads that need what is gone (a mapping would raise SIGBUS).
+  void read_at(std::uint64_t offset, std::uint8_t* out, std::size_t bytes) const {
+    while (bytes > 0) {
+      const ssize_t r = ::pread(fd, out, bytes, static_cast<off_t>(offset));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) fail("read failed at offset " + std::to_string(offset) + ": " + errno_text());
+      if (r == 0)
+        fail("the file ends at offset " + std::to_string(offset) + ", before the " +
+             std::to_string(size) + " bytes it had when opened (truncated while open?)");
+      out += r;
+      bytes -= static_cast<std::size_t>(r);
+      offset += static_cast<std::uint64_t>(r);
+    }
+  }
+
   std::size_t block_count(const Stream& s, std::uint64_t b) const {
     return static_cast<std::size_t>(
         std::min<std::uint64_t>(s.block_positions, header.num_positions - b * s.block_positions));
   }
 
-  void verify(const Stream& s, std::uint64_t b) const {
-    if (block_checksum(s.version, map + s.block_offset(b), s.block_size(b)) != s.checksum(b))
+  // Reads block b of stream s into `bytes` and checks its checksum.
+  void read_block(const Stream& s, std::uint64_t b, Block& bytes) const {
+    bytes.resize(s.block_size(b));
+    read_at(s.block_offset(b), bytes.data(), bytes.size());
+    if (block_checksum(s.version, bytes.data(), bytes.size()) != s.checksum(b))
       fail(std::string("checksum mismatch in ") + stream_name(s.kind) + " block " +
            std::to_string(b));
   }
 
-  void verify_once(const Stream& s, std::uint64_t b) const {
-    std::atomic<std::uint64_t>& word = verified[static_cast<int>(s.kind)][b / 64];
-    const std::uint64_t bit = std::uint64_t{1} << (b % 64);
-    if (word.load(std::memory_order_acquire) & bit) return;
-    verify(s, b);
-    word.fetch_or(bit, std::memory_order_release);
-  }
-
-  // Checks and decompresses block b, of `count` values, into out; never trusts a block whose
-  // checksum fails.
+  // Reads, checks and decompresses block b, of `count` values, into out: the bytes are checked
+  // at every decode, so that a file changed while open is never decoded unchecked.
   void decode(const Stream& s, std::uint64_t b, std::size_t count, Block& out) const {
-    verify_once(s, b);
+    Block& in = tls.compressed;
+    read_block(s, b, in);
     const std::size_t expect = raw_bytes(s.bits, count);
-    const std::uint64_t bytes = s.block_size(b);
+    const std::uint64_t bytes = in.size();
     if (compacted && (bytes == 0 || count == 0)) {  // a block without values has no bytes
       if (bytes != count)
         fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b) +
              " (no values, or values but no bytes)");
       out.clear();
     } else if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
-      out.assign(s.bits == 16 ? count : expect, map[s.block_offset(b)]);
+      out.assign(s.bits == 16 ? count : expect, in[0]);
     } else {
       out.resize(expect);
       if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
-      const std::size_t n =
-          ZSTD_decompressDCtx(tls.dctx, out.data(), expect, map + s.block_offset(b), bytes);
+      const std::size_t n = ZSTD_decompressDCtx(tls.dctx, out.data(), expect, in.data(), in.size());
       const bool narrow = relative && s.bits == 16 && n == count;
       if (ZSTD_isError(n) || (n != expect && !narrow))
         fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
@@ -158,13 +171,15 @@ struct TableReader::Impl {
     slot.key = {};  // stays empty if decode throws
     if (auto shared = cache ? cache->impl_->find(key) : nullptr) {
       slot.raw = std::move(shared);
+      slot.owned = false;
     } else {
       // Counted before the slot is taken over: counting decodes blocks of the value streams,
       // whose slots are others.
       const std::size_t count = values_in(s, b);
-      if (!slot.raw || slot.raw.use_count() > 1) slot.raw = std::make_shared<Block>();
+      if (!slot.owned) slot.raw = std::make_shared<Block>();
+      slot.owned = true;
       decode(s, b, count, *slot.raw);
-      if (cache) cache->impl_->insert(key, slot.raw);
+      if (cache && cache->impl_->insert(key, slot.raw)) slot.owned = false;
     }
     slot.key = key;
     return *slot.raw;
@@ -218,6 +233,17 @@ struct TableReader::Impl {
            ") out of range (table holds " + std::to_string(header.num_positions) + ")");
   }
 
+  // The barred section, read and checked.
+  std::vector<BarredEntry> read_barred() const {
+    std::vector<std::uint8_t> bytes(size - barred_offset);
+    read_at(barred_offset, bytes.data(), bytes.size());
+    try {
+      return decode_barred(bytes.data(), bytes.size(), header);
+    } catch (const TableError& e) {
+      fail(e.what());
+    }
+  }
+
   RuleWdl rule(Wdl w, unsigned flag) const {
     RuleWdl r;
     if (!rule_of(w, flag, r)) fail("rule flag set on a draw");
@@ -226,41 +252,36 @@ struct TableReader::Impl {
 };
 
 void TableReader::Impl::open() {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO or a device named like a table must not wait for a writer.
+  fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) fail("cannot open: " + errno_text());
   struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    fail("cannot stat: " + errno_text());
-  }
-  size = static_cast<std::size_t>(st.st_size);
-  if (size < kFixedHeaderBytes) {  // decode_metadata() says what is wrong
-    ::close(fd);
-    return;
-  }
-  void* p = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);  // the mapping keeps the file
-  if (p == MAP_FAILED) fail("cannot mmap: " + errno_text());
-  map = static_cast<const std::uint8_t*>(p);
+  if (::fstat(fd, &st) != 0) fail("cannot stat: " + errno_text());
+  if (!S_ISREG(st.st_mode)) fail("not a regular file");
+  size = static_cast<std::uint64_t>(st.st_size);
 }
 
 void TableReader::Impl::parse() {
   DecodedMetadata meta;
   try {
-    meta = decode_metadata(map, size);
+    meta = decode_metadata([&](std::uint64_t offset, std::uint8_t* out,
+                               std::size_t bytes) { read_at(offset, out, bytes); },
+                           size);
   } catch (const NewerTableVersion& e) {
     throw NewerTableVersion(path.string() + ": " + e.what());
   } catch (const TableError& e) {
-    fail(e.what());
+    const std::string what = e.what();
+    // read_at's errors name the file already.
+    if (what.starts_with(path.string() + ": ")) throw;
+    fail(what);
   }
   header = meta.header;
   barred_offset = meta.barred_offset;
   relative = meta.version >= 2;
   compacted = table_format::compacted(meta.version);
+  metadata = std::move(meta.metadata);
   for (const StreamDescriptor& d : meta.streams) {
-    const int kind = static_cast<int>(d.kind);
-    by_kind[kind] = static_cast<int>(streams.size());
-    verified[kind] = std::make_unique<std::atomic<std::uint64_t>[]>(d.num_blocks / 64 + 1);
+    by_kind[static_cast<int>(d.kind)] = static_cast<int>(streams.size());
     streams.push_back(d);
   }
 }
@@ -274,6 +295,8 @@ TableReader::TableReader(const std::filesystem::path& path, std::shared_ptr<Bloc
 }
 
 TableReader::~TableReader() = default;
+TableReader::TableReader(TableReader&&) noexcept = default;
+TableReader& TableReader::operator=(TableReader&&) noexcept = default;
 
 const TableHeader& TableReader::header() const {
   return impl_->header;
@@ -370,13 +393,7 @@ void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
 std::span<const BarredEntry> TableReader::barred() const {
   const Impl& m = *impl_;
   if (!m.header.has_barred) return {};
-  std::call_once(m.barred_once, [&] {
-    try {
-      m.barred = decode_barred(m.map + m.barred_offset, m.size - m.barred_offset, m.header);
-    } catch (const TableError& e) {
-      m.fail(e.what());
-    }
-  });
+  std::call_once(m.barred_once, [&] { m.barred = m.read_barred(); });
   return m.barred;
 }
 
@@ -390,13 +407,10 @@ const Entry* TableReader::find_barred(const BarredKey& key) const {
 
 void TableReader::check() const {
   const Impl& m = *impl_;
+  Block bytes;
   for (const auto& s : m.streams)
-    for (std::uint64_t b = 0; b < s.num_blocks; ++b) m.verify(s, b);
-  if (m.header.has_barred) try {
-      (void)decode_barred(m.map + m.barred_offset, m.size - m.barred_offset, m.header);
-    } catch (const TableError& e) {
-      m.fail(e.what());
-    }
+    for (std::uint64_t b = 0; b < s.num_blocks; ++b) m.read_block(s, b, bytes);
+  if (m.header.has_barred) (void)m.read_barred();
 }
 
 std::vector<TableReader::StreamInfo> TableReader::streams() const {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. First an address+undefined-behaviour sanitizer build
-# runs the game, indexer and table-format tests with the portable indexer; then a Release build
+# runs the game, indexer and table-format tests with the portable indexer; a ThreadSanitizer
+# build runs the multi-threaded probe tests of the table reader and its block cache (about a
+# minute; bench/README.md, "ThreadSanitizer"); then a Release build
 # with warnings as errors (and the BMI2 indexer where the CPU has it) runs every test through
 # ctest. The cross-check of 4v3 and 3v4 against the simple test solver takes most of an hour
 # of CPU time (its level sweeps revisit the many drawn positions) and runs outside CI:
@@ -20,6 +22,13 @@ for t in game_test indexing_test db_test; do
   echo "== $t (address and undefined-behaviour sanitizers)"
   build-asan/bin/$t --gtest_brief=1
 done
+
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMORABARABA_WERROR=ON \
+  -DMORABARABA_TSAN=ON -DMORABARABA_BENCH=OFF -DMORABARABA_MPI=OFF >/dev/null
+cmake --build build-tsan --parallel "$jobs" --target db_test
+echo "== db_test, threads (ThreadSanitizer)"
+TSAN_OPTIONS=halt_on_error=1 build-tsan/bin/db_test --gtest_brief=1 \
+  --gtest_filter='*Concurrent*:*SharedCache*:*CachedReader*:*CacheDoesNot*'
 
 echo "== the probe library alone (MORABARABA_PROBE_ONLY)"
 bash tests/probe_only_test.sh

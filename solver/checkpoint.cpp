@@ -5,38 +5,50 @@
 #include <xxhash.h>
 
 #include <array>
+#include <cstddef>
 #include <cstring>
-#include <memory>
-
-#include "db/durable_file.h"
+#include <numeric>
+#include <stdexcept>
+#include <utility>
 
 namespace mora::solver {
-namespace {
 
-constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'C', 'K', 'P', '1'};
-// Covers the layout here and the state encoding of solver/state.h.
-constexpr std::uint32_t kVersion = 2;
-
-struct FixedPart {
-  std::array<char, 8> magic = kMagic;
-  std::uint32_t version = kVersion;
-  std::uint32_t num_arrays = 0;
-  std::uint64_t rules_fingerprint = 0;
-  std::int32_t unit[4] = {};
-  std::int32_t part = 0, next_layer = 0, max_pending = 0, reserved = 0;
-};
-static_assert(sizeof(FixedPart) == 56);
-
-struct HashState {
+struct ScratchHash {
   std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> state{XXH64_createState(),
                                                                    &XXH64_freeState};
-  HashState() { XXH64_reset(state.get(), 0); }
+  ScratchHash() {
+    if (!state) throw std::bad_alloc();
+    XXH64_reset(state.get(), 0);
+  }
   void add(const void* data, std::size_t bytes) { XXH64_update(state.get(), data, bytes); }
   std::uint64_t digest() const { return XXH64_digest(state.get()); }
 };
 
+namespace {
+
+constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'S', 'C', 'R', '1'};
+// Covers the layout here and the state encoding of solver/state.h. Version 2 was the
+// checkpoint alone, its checksum at the end; before it the ply-limit file had no header.
+constexpr std::uint32_t kVersion = 3;
+
+struct FixedPart {
+  std::array<char, 8> magic = kMagic;
+  std::uint32_t version = kVersion;
+  std::uint32_t kind = 0;
+  std::uint64_t rules_fingerprint = 0;
+  std::int32_t unit[4] = {};
+  std::int32_t part = 0, next_layer = 0, max_pending = 0;
+  std::uint32_t num_arrays = 0;
+  std::uint64_t checksum = 0;  // of the whole file, these bytes zero
+};
+static_assert(sizeof(FixedPart) == 64);
+constexpr std::size_t kChecksumOffset = offsetof(FixedPart, checksum);
+
 // Arrays go out and come in in pieces of this size, so that no copy of them is held.
 constexpr std::size_t kPiece = std::size_t{8} << 20;
+
+// A checked file holds at most this many arrays: a bound on what a damaged header can ask for.
+constexpr std::uint32_t kMaxArrays = 64;
 
 }  // namespace
 
@@ -61,10 +73,12 @@ void remove_scratch_files(const std::filesystem::path& folder, Subspace unit) {
   }
 }
 
-void save_checkpoint(const std::filesystem::path& file, const CheckpointHeader& header,
-                     const std::vector<std::span<const std::byte>>& arrays) {
+ScratchWriter::ScratchWriter(const std::filesystem::path& file, ScratchKind kind,
+                             const CheckpointHeader& header,
+                             std::span<const std::uint64_t> array_bytes)
+    : out_(file), hash_(std::make_unique<ScratchHash>()) {
   FixedPart fixed;
-  fixed.num_arrays = static_cast<std::uint32_t>(arrays.size());
+  fixed.kind = static_cast<std::uint32_t>(kind);
   fixed.rules_fingerprint = header.rules_fingerprint;
   const Subspace& u = header.unit;
   std::memcpy(fixed.unit, std::array{u.mover, u.other, u.mover_in_hand, u.other_in_hand}.data(),
@@ -72,89 +86,154 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointHeader& 
   fixed.part = header.part;
   fixed.next_layer = header.next_layer;
   fixed.max_pending = header.max_pending;
-  DurableFile out(file);
-  HashState hash;
-  auto put = [&](const void* data, std::size_t bytes) {
-    out.write(data, bytes);
-    hash.add(data, bytes);
-  };
-  put(&fixed, sizeof fixed);
-  for (const auto& a : arrays) {
-    const std::uint64_t bytes = a.size();
-    put(&bytes, sizeof bytes);
+  fixed.num_arrays = static_cast<std::uint32_t>(array_bytes.size());
+  out_.write(&fixed, sizeof fixed);
+  hash_->add(&fixed, sizeof fixed);
+  for (const std::uint64_t bytes : array_bytes) {
+    out_.write(&bytes, sizeof bytes);
+    hash_->add(&bytes, sizeof bytes);
   }
+  left_ = std::accumulate(array_bytes.begin(), array_bytes.end(), std::uint64_t{0});
+}
+
+ScratchWriter::~ScratchWriter() = default;
+
+void ScratchWriter::write(const void* data, std::size_t bytes) {
+  if (bytes > left_) throw std::logic_error("more bytes than the checked file's arrays hold");
+  out_.write(data, bytes);
+  hash_->add(data, bytes);
+  left_ -= bytes;
+}
+
+void ScratchWriter::commit() {
+  if (left_ != 0) throw std::logic_error("a checked file committed before its last array byte");
+  const std::uint64_t digest = hash_->digest();
+  out_.write_at(kChecksumOffset, &digest, sizeof digest);
+  out_.commit();
+}
+
+ScratchReader::ScratchReader(const std::filesystem::path& file, ScratchKind kind,
+                             std::uint64_t rules_fingerprint, Subspace unit)
+    : file_(file), hash_(std::make_unique<ScratchHash>()) {
+  // O_NONBLOCK: a FIFO under the file's name must not hang the solver.
+  fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd_ < 0) {
+    refuse("cannot open it: " + std::string(std::strerror(errno)));
+    return;
+  }
+  FixedPart fixed;
+  if (!read_fully(fd_, &fixed, sizeof fixed) || fixed.magic != kMagic ||
+      fixed.version != kVersion) {
+    refuse("not a checked file of this program's version (an older program's, or damaged)");
+    return;
+  }
+  checksum_ = std::exchange(fixed.checksum, 0);
+  hash_->add(&fixed, sizeof fixed);
+  header_ = {fixed.rules_fingerprint,
+             Subspace{fixed.unit[0], fixed.unit[1], fixed.unit[2], fixed.unit[3]}, fixed.part,
+             fixed.next_layer, fixed.max_pending};
+  if (fixed.kind != static_cast<std::uint32_t>(kind)) {
+    refuse("a checked file of another kind");
+    return;
+  }
+  if (header_.rules_fingerprint != rules_fingerprint || header_.unit != unit) {
+    refuse("the file is of unit " + header_.unit.name() + " or other rules, not of " + unit.name());
+    return;
+  }
+  if (fixed.num_arrays > kMaxArrays) {
+    refuse("damaged: " + std::to_string(fixed.num_arrays) + " arrays");
+    return;
+  }
+  array_bytes_.resize(fixed.num_arrays);
+  if (!read_fully(fd_, array_bytes_.data(), array_bytes_.size() * sizeof(std::uint64_t))) {
+    refuse("truncated");
+    return;
+  }
+  hash_->add(array_bytes_.data(), array_bytes_.size() * sizeof(std::uint64_t));
+  for (const std::uint64_t bytes : array_bytes_) left_ += bytes;
+}
+
+ScratchReader::~ScratchReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool ScratchReader::refuse(std::string why) {
+  if (why_.empty()) why_ = file_.string() + ": " + why;
+  return false;
+}
+
+bool ScratchReader::read(void* data, std::size_t bytes) {
+  if (!ok()) return false;
+  if (bytes > left_ || !read_fully(fd_, data, bytes)) return refuse("truncated");
+  hash_->add(data, bytes);
+  left_ -= bytes;
+  return true;
+}
+
+bool ScratchReader::finish() {
+  if (!ok()) return false;
+  if (left_ != 0) return refuse("finished before the last array byte");
+  char extra;
+  if (::read(fd_, &extra, 1) != 0) return refuse("longer than its arrays");
+  if (hash_->digest() != checksum_) return refuse("its checksum does not match (damaged)");
+  return true;
+}
+
+bool scratch_file_intact(const std::filesystem::path& file, ScratchKind kind,
+                         std::uint64_t rules_fingerprint, Subspace unit,
+                         std::span<const std::uint64_t> array_bytes, std::string& why) {
+  ScratchReader in(file, kind, rules_fingerprint, unit);
+  if (in.ok() && !std::equal(array_bytes.begin(), array_bytes.end(), in.array_bytes().begin(),
+                             in.array_bytes().end())) {
+    why = file.string() + ": its arrays have other sizes";
+    return false;
+  }
+  std::vector<std::byte> piece(kPiece);
+  std::uint64_t left = 0;
+  for (const std::uint64_t bytes : in.array_bytes()) left += bytes;
+  for (; in.ok() && left > 0; left -= std::min<std::uint64_t>(left, kPiece))
+    in.read(piece.data(), std::min<std::uint64_t>(left, kPiece));
+  if (in.finish()) return true;
+  why = in.why();
+  return false;
+}
+
+void save_checkpoint(const std::filesystem::path& file, const CheckpointHeader& header,
+                     const std::vector<std::span<const std::byte>>& arrays) {
+  std::vector<std::uint64_t> sizes;
+  for (const auto& a : arrays) sizes.push_back(a.size());
+  ScratchWriter out(file, ScratchKind::kCheckpoint, header, sizes);
   for (const auto& a : arrays)
     for (std::size_t at = 0; at < a.size(); at += kPiece)
-      put(a.data() + at, std::min(kPiece, a.size() - at));
-  const std::uint64_t digest = hash.digest();
-  out.write(&digest, sizeof digest);
+      out.write(a.data() + at, std::min(kPiece, a.size() - at));
   out.commit();
 }
 
-std::optional<CheckpointHeader> read_checkpoint_header(const std::filesystem::path& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  FixedPart fixed;
-  const bool read = read_fully(fd, &fixed, sizeof fixed);
-  ::close(fd);
-  if (!read || fixed.magic != kMagic || fixed.version != kVersion) return std::nullopt;
-  return CheckpointHeader{fixed.rules_fingerprint,
-                          Subspace{fixed.unit[0], fixed.unit[1], fixed.unit[2], fixed.unit[3]},
-                          fixed.part, fixed.next_layer, fixed.max_pending};
+std::optional<CheckpointHeader> read_checkpoint_header(const std::filesystem::path& file,
+                                                       std::uint64_t rules_fingerprint,
+                                                       Subspace unit) {
+  const ScratchReader in(file, ScratchKind::kCheckpoint, rules_fingerprint, unit);
+  if (!in.ok()) return std::nullopt;
+  return in.header();
 }
 
 std::optional<CheckpointHeader> load_checkpoint(const std::filesystem::path& file,
                                                 std::uint64_t rules_fingerprint, Subspace unit,
                                                 const std::vector<std::span<std::byte>>& arrays,
                                                 std::string& why) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    why = "no checkpoint";
-    return std::nullopt;
-  }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  HashState hash;
-  auto get = [&](void* data, std::size_t bytes) {
-    if (!read_fully(fd, data, bytes)) return false;
-    hash.add(data, bytes);
-    return true;
-  };
-  FixedPart fixed;
-  if (!get(&fixed, sizeof fixed) || fixed.magic != kMagic || fixed.version != kVersion) {
-    why = "not a checkpoint of this version";
-    return std::nullopt;
-  }
-  const Subspace saved{fixed.unit[0], fixed.unit[1], fixed.unit[2], fixed.unit[3]};
-  if (fixed.rules_fingerprint != rules_fingerprint || saved != unit ||
-      fixed.num_arrays != arrays.size()) {
-    why = "the checkpoint is of another unit or other rules";
-    return std::nullopt;
-  }
-  for (const auto& a : arrays) {
-    std::uint64_t bytes = 0;
-    if (!get(&bytes, sizeof bytes) || bytes != a.size()) {
-      why = "the checkpoint's arrays have other sizes";
-      return std::nullopt;
-    }
-  }
-  for (const auto& a : arrays)
-    for (std::size_t at = 0; at < a.size(); at += kPiece)
-      if (!get(a.data() + at, std::min(kPiece, a.size() - at))) {
-        why = "the checkpoint is truncated";
-        return std::nullopt;
-      }
-  std::uint64_t digest = 0;
-  char extra;
-  if (!read_fully(fd, &digest, sizeof digest) || digest != hash.digest() ||
-      ::read(fd, &extra, 1) != 0) {
-    why = "the checkpoint's checksum does not match";
-    return std::nullopt;
-  }
-  return CheckpointHeader{fixed.rules_fingerprint, saved, fixed.part, fixed.next_layer,
-                          fixed.max_pending};
+  ScratchReader in(file, ScratchKind::kCheckpoint, rules_fingerprint, unit);
+  if (in.ok() &&
+      (in.array_bytes().size() != arrays.size() ||
+       !std::equal(arrays.begin(), arrays.end(), in.array_bytes().begin(),
+                   [](const auto& a, std::uint64_t bytes) { return a.size() == bytes; })))
+    why = file.string() + ": its arrays have other sizes than this unit's";
+  else
+    for (const auto& a : arrays)
+      for (std::size_t at = 0; in.ok() && at < a.size(); at += kPiece)
+        in.read(a.data() + at, std::min(kPiece, a.size() - at));
+  if (why.empty() && in.finish()) return in.header();
+  if (why.empty()) why = in.why();
+  return std::nullopt;
 }
 
 }  // namespace mora::solver

@@ -47,22 +47,44 @@ std::vector<Subspace> sides_of(Subspace unit) {
   return sides;
 }
 
-// A finished table of this subspace and these rules, or nullopt when it must be (re)solved.
-bool finished(const std::filesystem::path& file, const Rules& rules, std::ostream& log) {
-  if (!std::filesystem::exists(file)) return false;
+// The table of `s` at its place in `folder`, checked to hold what a solve reads there: by its
+// header (the name proves nothing: a table copied or renamed over another is refused, naming
+// what it holds).
+TableReader open_input_table(const std::filesystem::path& folder, const Rules& rules, Subspace s) {
+  TableReader reader(folder / table_file_name(s));
+  const TableHeader& h = reader.header();
+  auto refuse = [&](const std::string& why) {
+    throw TableError(reader.path().string() + ": " + why);
+  };
+  if (h.rules.fingerprint() != rules.fingerprint())
+    refuse("holds a table of rules '" + h.rules.name + "', not '" + rules.name + "'");
+  if (h.subspace != s) refuse("holds subspace " + h.subspace.name() + ", not " + s.name());
+  if (h.has_rule_part != (rules.ply_limit > 0))
+    refuse(std::string(h.has_rule_part ? "has" : "lacks") + " the ply-limit part");
+  const std::uint64_t n = SubspaceIndex(board_of(rules), s).size();
+  if (h.num_positions != n)
+    refuse("holds " + std::to_string(h.num_positions) + " positions, subspace " + s.name() +
+           " has " + std::to_string(n));
+  return reader;
+}
+
+// Whether the table of `s` is finished: in place, of these rules and this subspace, every
+// checksum intact; otherwise it is to be solved (again), with a warning when a file is there.
+bool finished(const std::filesystem::path& folder, const Rules& rules, Subspace s,
+              std::ostream& log) {
+  if (!std::filesystem::exists(folder / table_file_name(s))) return false;
   try {
-    TableReader reader(file);
-    reader.check();
-    return reader.header().rules.fingerprint() == rules.fingerprint();
+    open_input_table(folder, rules, s).check();
+    return true;
   } catch (const TableError& e) {
     log << "warning: " << e.what() << "; solving it again\n";
     return false;
   }
 }
 
-std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesystem::path& file,
+std::unique_ptr<ExitTable> load_exit_table(const Game& game, const std::filesystem::path& folder,
                                            Subspace s) {
-  TableReader reader(file);
+  const TableReader reader = open_input_table(folder, game.rules(), s);
   auto t = std::make_unique<ExitTable>(ExitTable{SubspaceIndex(game.board(), s), {}, {}});
   const std::uint64_t n = reader.header().num_positions;
   const bool rule = game.rules().ply_limit > 0;
@@ -150,6 +172,13 @@ std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>&
   return ordered;
 }
 
+std::vector<Subspace> tables_for(const Rules& rules, const std::vector<Subspace>& targets) {
+  std::vector<Subspace> out;
+  for (Subspace unit : units_for(rules, targets))
+    for (Subspace s : sides_of(unit)) out.push_back(s);
+  return out;
+}
+
 bool count_runs(const Game& game, Subspace s) {
   Position pos;
   pos.cows = {(Bitboard{1} << s.mover) - 1, ((Bitboard{1} << s.other) - 1) << s.mover};
@@ -190,7 +219,7 @@ bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subs
                    std::ostream& log) {
   const auto sides = sides_of(unit);
   return std::all_of(sides.begin(), sides.end(),
-                     [&](Subspace s) { return finished(folder / table_file_name(s), rules, log); });
+                     [&](Subspace s) { return finished(folder, rules, s, log); });
 }
 
 namespace {
@@ -199,7 +228,7 @@ namespace {
 // (placing has no layers) and undefined for the others.
 std::uint32_t resume_placing(const std::filesystem::path& file, const Game& game, Subspace unit,
                              std::span<Entry> entries, UnitReport& report) {
-  const auto header = read_checkpoint_header(file);
+  const auto header = read_checkpoint_header(file, game.rules().fingerprint(), unit);
   if (!header) return 0;
   const auto groups = static_cast<std::int64_t>(placing_groups(game.board(), unit));
   std::string why = "it names a group outside the subspace";
@@ -226,7 +255,7 @@ UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Sub
   successors.retain([&](Subspace s) { return std::ranges::count(children, s) > 0; });
   for (Subspace child : children)
     if (!successors.find(child))
-      successors.load(game.board(), TableReader(folder / table_file_name(child)));
+      successors.load(game.board(), open_input_table(folder, rules, child));
   report.read_seconds = clock.lap();
   std::vector<Entry> entries(SubspaceIndex(game.board(), unit).size());
   const std::filesystem::path checkpoint = checkpoint_file(folder, unit);
@@ -275,7 +304,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other))
-      exits.add(load_exit_table(game, folder / table_file_name(e), e));
+      exits.add(load_exit_table(game, folder, e));
   report.read_seconds = clock.lap();
   // The exits that set a bar are read through every finished table (docs/HISTORY.md).
   std::optional<Database> finished;

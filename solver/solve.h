@@ -28,6 +28,8 @@ std::vector<Subspace> unit_dependencies(const Rules& rules, Subspace unit);
 // Units needed to solve `targets`, in an order in which every unit comes after the units its
 // exits or placements lead to.
 std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>& targets);
+// The subspaces whose tables a solve of `targets` writes: every side of units_for().
+std::vector<Subspace> tables_for(const Rules& rules, const std::vector<Subspace>& targets);
 // Canonical positions of a unit (of both sides of a moving one).
 std::uint64_t unit_size(const Board& board, Subspace unit);
 // Every moving-phase subspace with mover + other <= max_total.

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <bit>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 #include <utility>
 
@@ -144,23 +143,22 @@ std::vector<std::span<std::byte>> UnitSolver::arrays() {
 std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
   const auto file = checkpoint_file(scratch_folder_, subspace(0));
   if (!std::filesystem::exists(file)) return std::nullopt;
-  std::optional<CheckpointHeader> header = read_checkpoint_header(file);
+  const std::uint64_t rules = game_.rules().fingerprint();
+  std::optional<CheckpointHeader> header = read_checkpoint_header(file, rules, subspace(0));
   const Part part = header && header->part == 1 ? Part::kRule : Part::kPure;
   allocate(part);
   std::string why;
-  header = load_checkpoint(file, game_.rules().fingerprint(), subspace(0), arrays(), why);
-  // The pure part reads the finished ply-limit part from its scratch files.
+  header = load_checkpoint(file, rules, subspace(0), arrays(), why);
+  // The pure part reads the finished ply-limit part from its scratch files, each read through
+  // here: a damaged one would otherwise become the rule values of the tables.
   if (header && part == Part::kPure && rule_part_)
-    for (int s = 0; s < num_sides(); ++s) {
-      std::error_code ec;
-      if (std::filesystem::file_size(rule_file(s), ec) != size(s) || ec) {
-        why = "the scratch file " + rule_file(s).string() + " is missing or short";
+    for (int s = 0; s < num_sides() && header; ++s)
+      if (!scratch_file_intact(rule_file(s), ScratchKind::kPlyLimit, rules, subspace(s),
+                               std::array{size(s)}, why))
         header.reset();
-      }
-    }
   if (!header) {
-    std::fprintf(stderr, "warning: %s: %s; solving the unit from the start\n", file.c_str(),
-                 why.c_str());
+    std::fprintf(stderr, "warning: %s; solving the unit %s from the start\n", why.c_str(),
+                 subspace(0).name().c_str());
     return std::nullopt;
   }
   max_pending_ = header->max_pending;
@@ -231,7 +229,10 @@ void UnitSolver::spill_rule_part() {
   for (int s = 0; s < num_sides(); ++s) {
     auto& states = sides_[s].states;
     std::vector<std::uint8_t> bytes(std::min<std::uint64_t>(states.size(), kChunk));
-    DurableFile out(rule_file(s));
+    // Part 1, as in a checkpoint of the ply-limit part.
+    ScratchWriter out(rule_file(s), ScratchKind::kPlyLimit,
+                      CheckpointHeader{game_.rules().fingerprint(), subspace(s), 1, 0, 0},
+                      std::array{size(s)});
     for (std::uint64_t begin = 0; begin < states.size(); begin += kChunk) {
       const std::uint64_t end = std::min<std::uint64_t>(states.size(), begin + kChunk);
       std::transform(states.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -554,23 +555,26 @@ Entry UnitSolver::entry_of(State pure, std::uint8_t rule) const {
 
 void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& sink) const {
   const auto& pure = sides_[s].states;
-  std::ifstream rule_in;
+  std::optional<ScratchReader> rule_in;
   if (rule_part_) {
-    rule_in.open(rule_file(s), std::ios::binary);
-    if (!rule_in) throw std::runtime_error("cannot read the scratch file " + rule_file(s).string());
+    rule_in.emplace(rule_file(s), ScratchKind::kPlyLimit, game_.rules().fingerprint(), subspace(s));
+    if (rule_in->ok() && rule_in->array_bytes() != std::vector{size(s)})
+      throw std::runtime_error(rule_file(s).string() + ": not of this unit's size");
   }
+  auto refused = [&] { return std::runtime_error("the scratch file " + rule_in->why()); };
   std::vector<Entry> chunk;
   std::vector<std::uint8_t> rule(kChunk);
   for (std::uint64_t begin = 0; begin < pure.size(); begin += kChunk) {
     const std::uint64_t end = std::min<std::uint64_t>(pure.size(), begin + kChunk);
-    if (rule_part_ && !rule_in.read(reinterpret_cast<char*>(rule.data()),
-                                    static_cast<std::streamsize>(end - begin)))
-      throw std::runtime_error("the scratch file " + rule_file(s).string() + " is short");
+    if (rule_in && !rule_in->read(rule.data(), end - begin)) throw refused();
     chunk.clear();
     for (std::uint64_t i = begin; i < end; ++i)
       chunk.push_back(entry_of(pure[i], rule_part_ ? rule[i - begin] : 0));
     sink(chunk);
   }
+  // The sink's table is not finished yet: a file that changed since restore() read it through
+  // stops the table from being written.
+  if (rule_in && !rule_in->finish()) throw refused();
 }
 
 }  // namespace mora::solver

@@ -149,6 +149,21 @@ std::uint64_t verify_barred(const Database& db, const TableReader& table,
   return checked;
 }
 
+// Calls verify_one(s) for each of `subspaces`: a table that cannot be read stops only the
+// subspaces that read it, each listed in the report with the error.
+template <typename F>
+void for_each_table(const std::vector<Subspace>& subspaces, VerifyReport& report, F&& verify_one) {
+  for (const Subspace& s : subspaces) {
+    try {
+      verify_one(s);
+    } catch (const TableError& e) {
+      report.bad_tables.push_back(s.name() + ": " + e.what());
+    } catch (const std::out_of_range& e) {
+      report.bad_tables.push_back(s.name() + ": " + e.what());
+    }
+  }
+}
+
 // Every stored position recomputed from the decoded tables of its successors.
 void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Progress& progress,
                 Findings& findings, VerifyReport& report) {
@@ -159,7 +174,7 @@ void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Prog
                      child.in_hand[kBlack]};
     return tables.at(s)(child.mover(), child.other());
   };
-  for (const Subspace& s : subspaces) {
+  for_each_table(subspaces, report, [&](const Subspace& s) {
     const auto needed = tables_to_check(db.rules(), s);
     // Decoded tables stay for the subspaces to come, until they take too much memory; then
     // those that this one does not read are dropped.
@@ -184,7 +199,7 @@ void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Prog
     report.positions += n;
     report.positions +=
         verify_barred(db, *db.table(s), checked.index, std::nullopt, stored, findings);
-  }
+  });
 }
 
 // The sampled positions recomputed from probes of their successors, through the database's
@@ -193,7 +208,7 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
                    const VerifySample& sample, Progress& progress, Findings& findings,
                    VerifyReport& report) {
   auto stored = [&](const Position& child) { return db.entry(child); };
-  for (const Subspace& s : subspaces) {
+  for_each_table(subspaces, report, [&](const Subspace& s) {
     const TableReader* table = db.table(s);
     if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
     const SubspaceIndex index(db.game().board(), s);
@@ -213,7 +228,7 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
     });
     report.positions += checked;
     report.positions += verify_barred(db, *table, index, sample, stored, findings);
-  }
+  });
 }
 
 }  // namespace

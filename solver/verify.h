@@ -17,6 +17,9 @@ struct VerifyReport {
   std::uint64_t positions = 0;
   std::uint64_t errors = 0;
   std::vector<std::string> first_errors;  // at most max_listed, in subspace and index order
+  // The subspaces that could not be verified, each with the error that stopped it (a table
+  // damaged or missing, its own or one it reads, named): the others are verified all the same.
+  std::vector<std::string> bad_tables;
 };
 
 // A deterministic random sample: each position is in it with probability `fraction`, decided

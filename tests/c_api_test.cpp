@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <random>
 #include <thread>
 
 #include "morabaraba.h"  // as installed: include/morabaraba.h
@@ -225,6 +227,29 @@ TEST(CApi, ReportsErrors) {
   EXPECT_NE(std::strstr(mora_last_error(), "rules"), nullptr) << mora_last_error();
 }
 
+// mora_close(NULL) and a second close do nothing; a call with a closed handle fails with
+// MORA_ERR_ARGUMENT instead of reading the freed database.
+TEST(CApi, ClosedHandles) {
+  mora_close(nullptr);
+  const fs::path folder = probe_db("malom");
+  const char* folders[] = {folder.c_str()};
+  mora_db* db = nullptr;
+  ASSERT_EQ(mora_open(folders, 1, &db), MORA_OK) << mora_last_error();
+  mora_close(db);
+  mora_result r;
+  EXPECT_EQ(mora_probe(db, kWin3, &r), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_last_error(), "the database handle is closed");
+  int wdl;
+  EXPECT_EQ(mora_probe_wdl(db, kWin3, &wdl), MORA_ERR_ARGUMENT);
+  char move[16];
+  EXPECT_EQ(mora_best_move(db, kWin3, move, sizeof move), MORA_ERR_ARGUMENT);
+  size_t count = 0;
+  EXPECT_EQ(mora_moves(db, kWin3, nullptr, 0, &count), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_rules_name(db), "");
+  EXPECT_EQ(mora_herd(db), 0);
+  mora_close(db);
+}
+
 constexpr const char* kHerd3Start = "......../......../........ w 3 3 0";
 
 // The position after White places a cow at `point` from the start of herd 3. The rings list
@@ -434,6 +459,57 @@ TEST(CApiFuzz, DamagedTables) {
   EXPECT_GT(errors, 0);
   EXPECT_GT(caught_by_check, rounds / 2);
   EXPECT_GT(rounds, 20);
+}
+
+// A table changed in place or truncated under an open handle without a block cache: each probe
+// answers as before or fails with MORA_ERR_TABLE naming the file, never with another value and
+// never with SIGBUS, and some fail.
+TEST(CApiFuzz, TablesChangedUnderAnOpenHandle) {
+  const fs::path source = probe_db("morabaraba");
+  std::mt19937 rng(9);
+  const auto positions = random_positions(rng, 300);
+  const fs::path dir =
+      fs::temp_directory_path() / ("mora_c_api_changed_" + std::to_string(getpid()));
+  const fs::path file = dir / "3v3.mtb";
+  for (const bool truncate : {false, true}) {
+    SCOPED_TRACE(truncate ? "truncated" : "changed");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy_file(source / "3v3.mtb", file);
+    const char* folders[] = {dir.c_str()};
+    mora_db* db = nullptr;
+    ASSERT_EQ(mora_open_with_cache(folders, 1, 0, &db), MORA_OK) << mora_last_error();
+    std::vector<mora_result> expected(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      ASSERT_EQ(mora_probe(db, positions[i].c_str(), &expected[i]), MORA_OK);
+    const auto size = fs::file_size(file);
+    if (truncate) {
+      fs::resize_file(file, size / 2);
+    } else {  // every 64th byte of the blocks' half of the file flipped, in place
+      std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+      for (auto at = size / 2; at < size; at += 64) {
+        f.seekg(static_cast<std::streamoff>(at));
+        const char c = static_cast<char>(f.get());
+        f.seekp(static_cast<std::streamoff>(at));
+        f.put(static_cast<char>(c ^ 0x20));
+      }
+    }
+    int errors = 0;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      mora_result r;
+      const mora_status status = mora_probe(db, positions[i].c_str(), &r);
+      if (status == MORA_OK) {
+        EXPECT_TRUE(r == expected[i]) << positions[i];
+      } else {
+        ++errors;
+        EXPECT_EQ(status, MORA_ERR_TABLE);
+        EXPECT_NE(std::strstr(mora_last_error(), file.c_str()), nullptr) << mora_last_error();
+      }
+    }
+    EXPECT_GT(errors, 0);
+    mora_close(db);
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ expect_output "info lists moving subspaces" '^3v3 +- +2691920 ' "$mora" info --d
 expect_output "info of a moving-only folder" '^whole game: none' "$mora" info --db "$moving"
 expect_output "info --json" '^  "herd": 3,$' "$mora" info --db "$herd3" --json
 expect_output "info --json marks placing" '"phase": "placing"' "$mora" info --db "$herd3" --json
-expect_output "check of the herd-3 folder" '^checked 7 files .*: 0 bad$' "$mora" check --db "$herd3"
+expect_output "check of the herd-3 folder" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$herd3"
 expect_output "check reads placing tables" '^ok: +.*/0v0\+3\+3\.mtb ' "$mora" check --db "$herd3"
 
 # Best moves by the two metrics (docs/METRICS.md): where they part, the text names both and
@@ -112,12 +112,67 @@ expect_error "$koti" "$start" 'a position of the 24-point board, which has no ce
 expect_error "$herd3" "$koti_start" 'the centre, is only on the 25-point Koti board'
 expect_output "info of the Koti folder" '^  board: Koti, 25 points' "$mora" info --db "$koti"
 expect_output "info lists Koti's 3v3" '^3v3 +- +3542000 +445592 ' "$mora" info --db "$koti"
-expect_output "check of the Koti folder" '^checked 7 files .*: 0 bad$' "$mora" check --db "$koti"
+expect_output "check of the Koti folder" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$koti"
 expect_output "verify of the Koti folder" '^verified 523894 positions in 7 tables: 0 errors' \
   "$mora" verify --db "$koti" -q
 expect_output "show of a Koti position" '^4  W - \. - \. --- B --- \. - \. - \.$' \
   "$mora" show --rules koti --position 'W......W/BB....../W......./B w 0 0 0'
 expect_output "perft of the Koti start" '^perft 2 600$' "$mora" perft --rules koti --depth 2
+
+# Damaged and missing tables, in copies of the herd-3 folder (3v3 and six placing tables): only
+# the probes that read a bad table fail, each naming it; check and verify report every one.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+placing='W......./......../........ b 2 3 0'  # 0v1+3+2, a successor of the start
+late='WWW...../BB....../........ b 0 1 0'      # 2v3+1+0, whose successors are of 3v3
+cp -r "$herd3" "$work/truncated"
+truncate -s 1000 "$work/truncated/0v1+3+2.mtb"
+expect_output "probe beside a truncated table" '^WWW\.{5}/BBB\.{5}/\.{8} w 0 0 0: ' \
+  "$mora" probe --db "$work/truncated" 'WWW...../BBB...../........ w 0 0 0'
+expect_output "probe of another placing subspace beside it" '^WWW\.{5}/BB\.{6}/\.{8} b 0 1 0: win' \
+  "$mora" probe --db "$work/truncated" "$late"
+expect_error "$work/truncated" "$placing" "/truncated/0v1+3+2.mtb: "
+expect_error "$work/truncated" "$start" "/truncated/0v1+3+2.mtb: "  # its moves lead there
+expect_output "info beside a truncated table" '^whole game: none' "$mora" info --db "$work/truncated"
+cp -r "$herd3" "$work/deleted"
+rm "$work/deleted/0v0+3+3.mtb" "$work/deleted/2v3+1+0.mtb"
+expect_error "$work/deleted" "$start"   'the database holds the whole game for no herd (herd 3 lacks no 2v3+1+0.mtb; no 0v0+3+3.mtb)'
+out=$("$mora" check --db "$work/deleted" 2>&1) && fail "check of a folder with deleted tables: exit 0"
+grep -q '^missing: 0v0+3+3.mtb (subspace 0v0+3+3)$' <<<"$out" || fail "check: $out"
+grep -q '^missing: 2v3+1+0.mtb (subspace 2v3+1+0)$' <<<"$out" || fail "check: $out"
+grep -q ': 0 bad, 2 missing$' <<<"$out" || fail "check: $out"
+cp -r "$moving" "$work/up-to-8"
+out=$("$mora" check --db "$work/up-to-8" --max-total 7 2>&1) && fail "check --max-total 7: exit 0"
+grep -q '^missing: 4v3.mtb (subspace 4v3)$' <<<"$out" || fail "check --max-total: $out"
+
+# A FIFO named like a table: nothing waits on it.
+cp -r "$herd3" "$work/fifo"
+mkfifo "$work/fifo/4v4.mtb"
+expect_output "probe beside a FIFO" '^W\.{7}/\.{8}/\.{8} b 2 3 0: loss in 8'   timeout 20 "$mora" probe --db "$work/fifo" "$placing"
+out=$(timeout 20 "$mora" check --db "$work/fifo" 2>&1) && fail "check beside a FIFO: exit 0"
+grep -q '^bad: .*/fifo/4v4.mtb: not a regular file$' <<<"$out" || fail "check of a FIFO: $out"
+
+# Tables of two rule sets (or boards) are no database: check says so, as probe does.
+cp -r "$herd3" "$work/mixed"
+cp "$koti/3v3.mtb" "$work/mixed/3v3.mtb"
+out=$("$mora" check --db "$work/mixed" 2>&1) && fail "check of mixed rules: exit 0"
+grep -q "^foreign: .*/mixed/3v3.mtb holds rules 'koti' on the koti board, " <<<"$out" ||
+  fail "check of mixed rules: $out"
+cp "$msa/3v3.mtb" "$work/mixed/3v3.mtb"
+out=$("$mora" check --db "$work/mixed" 2>&1) && fail "check of mixed rules: exit 0"
+grep -q "^foreign: .*/mixed/3v3.mtb holds rules 'msa-tournament' on" <<<"$out" ||
+  fail "check of mixed rules: $out"
+
+# verify lists every bad table and still verifies the others.
+cp -r "$herd3" "$work/two-bad"
+truncate -s 2000 "$work/two-bad/2v3+1+0.mtb"
+size=$(stat -c %s "$work/two-bad/2v2+1+1.mtb")
+printf '\x55' | dd of="$work/two-bad/2v2+1+1.mtb" bs=1 seek=$((size - 10)) conv=notrunc status=none
+out=$("$mora" verify --db "$work/two-bad" -q 2>&1) && fail "verify of two bad tables: exit 0"
+grep -q '^bad: .*/two-bad/2v3+1+0.mtb: ' <<<"$out" || fail "verify: $out"
+grep -q '^bad: 2v2+1+1: .*/two-bad/2v2+1+1.mtb: checksum mismatch' <<<"$out" || fail "verify: $out"
+grep -Eq '^verified [1-9][0-9]* positions in [1-9] tables: 0 errors, [2-9] bad tables$' <<<"$out" ||
+  fail "verify: $out"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "probe_cli: all passed"

@@ -10,6 +10,15 @@
 # checkpoint is written, in the middle of a unit: the restart must resume from it.
 # MODE kill-placing-checkpoint: the same, killed once the first checkpoint of a placing
 # subspace is written.
+# MODE damaged-scratch: killed in a unit's pure part (a checkpoint newer than the unit's
+# ply-limit scratch file), one byte of that file changed; the restart must refuse the file with
+# a warning, solve the unit from the start and end with the reference. MODE old-scratch: the
+# same with the file as programs before its checksum wrote it (its bytes without the header).
+# MODE damaged-checkpoint: killed once a checkpoint is written, one byte of it changed; the
+# same checks.
+# MODE swapped-tables: the reference with 3v4.mtb and 4v3.mtb swapped and 4v4.mtb removed;
+# MODE copied-table: with 3v3.mtb copied over 4v3.mtb. The solve must refuse each table that
+# its header says is another subspace's, naming both, solve it again and end with the reference.
 # MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte.
 # MODE kill-all, kill-rank: a 2-rank run is killed once its first table is written (every
 # process of the job, or one rank, after which mpirun must end the others), then started again
@@ -46,15 +55,35 @@ same_as_reference() {
 # The processes of session $1 (mpirun started by setsid, and its ranks).
 session() { ps -eo pid=,sid= | awk -v s="$1" '$2 == s { print $1 }'; }
 
+written() { compgen -G "$db/$1" >/dev/null; }
+
+# A checkpoint of the pure part: newer than its unit's ply-limit scratch file. Prints the
+# scratch file.
+in_pure_part() {
+  local c p
+  for c in "$db"/*.checkpoint; do
+    p=${c%.checkpoint}.ply-limit.tmp
+    [ -f "$p" ] && [ "$c" -nt "$p" ] && echo "$p" && return 0
+  done
+  return 1
+}
+
 # Waits until the run $1 has written a file matching $2 (a table by default), kills it as $mode
 # says, and waits until no process of it is left.
 kill_after_first_table() {
-  local job=$1 written=${2:-*.mtb}
-  for ((i = 0; i < 600; ++i)); do
-    compgen -G "$db/$written" >/dev/null && break
-    sleep 0.1
+  kill_when "$1" written "${2:-*.mtb}"
+}
+
+# Waits until the command $2... succeeds (every 10 ms), kills the run $1 as $mode says, and
+# waits until no process of it is left.
+kill_when() {
+  local job=$1
+  shift
+  for ((i = 0; i < 6000; ++i)); do
+    "$@" >/dev/null && break
+    sleep 0.01
   done
-  compgen -G "$db/$written" >/dev/null || fail "no $written after 60 s"
+  "$@" >/dev/null || fail "no $* after 60 s"
   case $mode in
     kill-rank) kill -KILL $(ps -o pid= --ppid "$job" | head -n 1) ;;
     *) kill -KILL $(session "$job") ;;
@@ -67,6 +96,24 @@ kill_after_first_table() {
     sleep 0.1
   done
   fail "processes still running 10 s after the run was killed"
+}
+
+# Changes the byte in the middle of file $1.
+damage() {
+  local at=$(($(stat -c %s "$1") / 2))
+  local byte=$(od -An -tu1 -j "$at" -N1 "$1" | tr -d ' ')
+  printf "$(printf '\\%03o' $(((byte + 1) % 256)))" | dd of="$1" bs=1 seek="$at" conv=notrunc status=none
+}
+
+# The rerun of a run killed with a bad scratch file or checkpoint: warned about it, solved the
+# unit from the start, and ended with the reference.
+check_refused() {
+  "${solve_one[@]}" >>"$db.log" 2>&1 || fail "the second run failed"
+  grep -q "^warning: $1.*; solving the unit .* from the start" "$db.log" ||
+    fail "the second run did not refuse $1"
+  ! grep -q "resumed from its checkpoint" "$db.log" || fail "the second run resumed"
+  same_as_reference
+  [ -z "$(ls "$db" | grep -v '\.mtb$')" ] || fail "files left behind: $(ls "$db")"
 }
 
 # After the restart of a killed run: the finished tables were kept, the result is the
@@ -111,6 +158,43 @@ case $mode in
       kill_after_first_table $! "*+*.checkpoint"
     fi
     check_restart "${solve_one[@]}"
+    ;;
+  damaged-scratch | old-scratch)
+    solve_one+=(--checkpoint-minutes 0)
+    setsid "${solve_one[@]}" >>"$db.log" 2>&1 &
+    kill_when $! in_pure_part
+    scratch=$(in_pure_part)
+    if [ "$mode" = damaged-scratch ]; then
+      damage "$scratch"
+    else
+      # The 64-byte header and the array's 8-byte size off: what older programs wrote.
+      tail -c +73 "$scratch" >"$scratch.old" && mv "$scratch.old" "$scratch"
+    fi
+    check_refused "$scratch"
+    ;;
+  damaged-checkpoint)
+    solve_one+=(--checkpoint-minutes 0)
+    setsid "${solve_one[@]}" >>"$db.log" 2>&1 &
+    kill_after_first_table $! "*.checkpoint"
+    checkpoint=$(compgen -G "$db/*.checkpoint")
+    damage "$checkpoint"
+    check_refused "$checkpoint"
+    ;;
+  swapped-tables | copied-table)
+    cp -r "$work/reference" "$db"
+    if [ "$mode" = swapped-tables ]; then
+      mv "$db/3v4.mtb" "$db/swap" && mv "$db/4v3.mtb" "$db/3v4.mtb" && mv "$db/swap" "$db/4v3.mtb"
+      rm "$db/4v4.mtb"
+      refused=("4v3.mtb: holds subspace 3v4, not 4v3")
+    else
+      cp "$db/3v3.mtb" "$db/4v3.mtb"
+      refused=("4v3.mtb: holds subspace 3v3, not 4v3")
+    fi
+    "${solve_one[@]}" >>"$db.log" 2>&1 || fail "the solve failed"
+    for r in "${refused[@]}"; do
+      grep -q "^warning: .*$r; solving it again" "$db.log" || fail "no warning: $r"
+    done
+    same_as_reference
     ;;
   kill-all | kill-rank)
     # Not a process-group kill: Open MPI puts each rank in a group of its own.

@@ -1,9 +1,11 @@
 #include "db/table.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <xxhash.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -757,6 +759,123 @@ TEST_F(TableTest, CacheDoesNotOutliveReader) {
     auto r = std::make_unique<TableReader>(dir_ / (round % 2 ? "b.mtb" : "a.mtb"),
                                            round < 4 ? nullptr : cache);
     for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(r->probe(i), v[i]);
+  }
+}
+
+// Writes `bytes` at `offset` of the file in place (the same inode, as an open reader sees it).
+void overwrite(const fs::path& p, std::size_t offset, const std::vector<char>& bytes) {
+  std::fstream f(p, std::ios::binary | std::ios::in | std::ios::out);
+  f.seekp(static_cast<std::streamoff>(offset));
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// One byte changed in a block under an open reader, after the block was decoded and checked
+// and left this thread's slots: the next decode of it checks it again and fails, instead of
+// answering what the changed byte says. Blocks 5 and 6 of the win/draw/loss stream are constant
+// blocks (one byte each) of a win and of a loss, so that block 6's byte over block 5's is a
+// block that decodes, to another value.
+TEST_F(TableTest, ChangedUnderAnOpenReader) {
+  auto v = make_entries(3000, false, 41);
+  for (std::size_t i = 5 * 64; i < 6 * 64; ++i) v[i] = Entry{Wdl::kWin, RuleWdl::kDraw, 0, 7};
+  for (std::size_t i = 6 * 64; i < 7 * 64; ++i) v[i] = Entry{Wdl::kLoss, RuleWdl::kDraw, 0, 8};
+  const fs::path path = write_table(dir_ / "t.mtb", make_header(v.size(), false), v);
+  const std::vector<char> bytes = slurp(path);
+  const std::size_t index = 112 + 2 * 32;  // the wdl stream's index, 12 bytes a block
+  std::uint64_t block5, block6, block7;
+  std::memcpy(&block5, bytes.data() + index + 12 * 5, sizeof block5);
+  std::memcpy(&block6, bytes.data() + index + 12 * 6, sizeof block6);
+  std::memcpy(&block7, bytes.data() + index + 12 * 7, sizeof block7);
+  ASSERT_EQ(block6 - block5, 1u);  // constant blocks
+  ASSERT_EQ(block7 - block6, 1u);
+  for (const bool cached : {false, true}) {
+    SCOPED_TRACE(cached ? "with a cache" : "without a cache");
+    overwrite(path, block5, {bytes[block5]});
+    // A cache smaller than a block keeps none: every use of block 5 decodes it.
+    const TableReader r(path, cached ? std::make_shared<BlockCache>(16) : nullptr);
+    EXPECT_EQ(r.probe(5 * 64), v[5 * 64]);
+    for (std::size_t i = 0; i < 4 * 64; i += 64) EXPECT_EQ(r.probe(i), v[i]);  // evicts block 5
+    overwrite(path, block5, {bytes[block6]});
+    EXPECT_THROW(r.probe(5 * 64 + 1), TableError);
+    EXPECT_THROW(r.probe_wdl(5 * 64 + 2), TableError);
+    EXPECT_THROW(r.check(), TableError);
+    EXPECT_EQ(r.probe(0), v[0]);  // intact blocks still answer
+  }
+}
+
+// Truncated under an open reader: the probes of the blocks that are gone fail with a
+// TableError naming the file (a mapped file would raise SIGBUS), the others still answer. A
+// file removed or replaced by a rename is still read as it was when opened.
+TEST_F(TableTest, TruncatedRemovedOrReplacedUnderAnOpenReader) {
+  const auto v = make_entries(3000, true, 43);
+  const fs::path path = write_table(dir_ / "t.mtb", make_header(v.size(), true), v);
+  {
+    const TableReader r(path);
+    fs::resize_file(path, fs::file_size(path) * 3 / 4);
+    bool failed = false;
+    for (std::size_t i = 0; i < v.size(); ++i) try {
+        ASSERT_EQ(r.probe(i), v[i]) << "wrong value at " << i;
+      } catch (const TableError& e) {
+        failed = true;
+        EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+      }
+    EXPECT_TRUE(failed);
+    EXPECT_THROW(r.check(), TableError);
+    EXPECT_EQ(r.probe(0), v[0]);
+  }
+  write_table(path, make_header(v.size(), true), v);
+  const TableReader r(path);
+  const auto other = make_entries(v.size(), true, 44);
+  write_table(dir_ / "other.mtb", make_header(v.size(), true), other);
+  fs::rename(dir_ / "other.mtb", path);
+  expect_same(r, v);
+  fs::remove(path);
+  expect_same(r, v);
+}
+
+// Only regular files open, and opening never waits: a FIFO (which a blocking open would wait
+// on for a writer) or a folder named like a table is refused at once.
+TEST_F(TableTest, OpensOnlyRegularFiles) {
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.mtb").c_str(), 0644), 0);
+  fs::create_directory(dir_ / "folder.mtb");
+  for (const char* name : {"fifo.mtb", "folder.mtb"}) {
+    try {
+      TableReader r(dir_ / name);
+      ADD_FAILURE() << name << " opened";
+    } catch (const TableError& e) {
+      EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Many threads probing readers that share a cache of every size from none to larger than the
+// tables: blocks are inserted, hit, evicted and decoded again while other threads read them.
+// Run under ThreadSanitizer (MORABARABA_SANITIZE=thread, bench/README.md) this is the data race
+// test of the cache and the threads' slots.
+TEST_F(TableTest, ConcurrentProbesAtEveryCacheSize) {
+  const auto a = make_entries(20'000, true, 51), b = make_entries(12'000, false, 52);
+  const TableTuning tuning{512, 256, 3, 3};
+  write_table(dir_ / "a.mtb", make_header(a.size(), true), a, tuning);
+  write_table(dir_ / "b.mtb", make_header(b.size(), false), b, tuning);
+  for (const std::size_t cache_bytes : {std::size_t{0}, std::size_t{2} << 10, std::size_t{16} << 10,
+                                        std::size_t{256} << 10, std::size_t{64} << 20}) {
+    SCOPED_TRACE("cache of " + std::to_string(cache_bytes) + " bytes");
+    auto cache = cache_bytes ? std::make_shared<BlockCache>(cache_bytes) : nullptr;
+    const TableReader ra(dir_ / "a.mtb", cache), rb(dir_ / "b.mtb", cache);
+    EXPECT_EQ(mismatches_on_threads([&](int, int k, std::mt19937_64& rng) {
+                const std::uint64_t i = rng() % a.size(), j = rng() % b.size();
+                if (k % 64 == 0) {  // a bulk read beside the probes
+                  std::vector<Entry> run(100);
+                  const std::uint64_t at = rng() % (a.size() - run.size());
+                  ra.read(at, run);
+                  return static_cast<int>(!std::equal(run.begin(), run.end(), a.begin() + at));
+                }
+                return (ra.probe(i) != a[i]) + (rb.probe_wdl(j) != b[j].wdl) +
+                       (rb.probe(j) != b[j]);
+              }),
+              0);
+    if (cache) {
+      EXPECT_LE(cache->bytes(), cache->max_bytes());
+    }
   }
 }
 

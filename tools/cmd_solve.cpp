@@ -33,6 +33,10 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
                   "dependency order, and with --whole-game the placing phase after it, fewest\n"
                   "cows in hand first: exact values and distances, and the values under the\n"
                   "preset's ply limit. A killed run started again continues where it stopped.\n"
+                  "Nothing found in the folder is trusted unchecked: a table whose header is not\n"
+                  "the subspace of its name, or a damaged one, is solved again; a checkpoint or\n"
+                  "scratch file that is damaged or of another unit, rules or program is refused\n"
+                  "with a warning, and its unit solved from the start.\n"
                   "Tables do not depend on the herd: one folder serves every herd it has the\n"
                   "tables of, and solving a larger herd there adds what is missing.",
                   options, args);

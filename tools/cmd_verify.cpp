@@ -18,8 +18,10 @@ int run_verify(const std::vector<std::string>& args) {
   auto vm = parse("verify",
                   "--db DIR [--subspace S] [--sample F [--seed N]]\n\n"
                   "Recomputes every stored position (or a sample of them) from its successors\n"
-                  "by forward move generation and lookups, pure and ply-limit parts. Exit\n"
-                  "status 1 when any position disagrees.",
+                  "by forward move generation and lookups, pure and ply-limit parts. A table\n"
+                  "that cannot be read (damaged, truncated, missing for another that needs it)\n"
+                  "is reported and the others are verified all the same. Exit status 1 when\n"
+                  "any position disagrees or any table is bad.",
                   options, args);
   if (!vm) return 0;
   const std::vector<std::filesystem::path> folders = database_folders(*vm);
@@ -37,9 +39,19 @@ int run_verify(const std::vector<std::string>& args) {
   solver::Progress progress(!vm->count("quiet"));
   const auto report = solver::verify(db, subspaces, progress, sample);
   for (const auto& e : report.first_errors) std::cout << "error: " << e << '\n';
+  // Every bad table, those that did not open and those that failed while verified.
+  std::size_t bad = report.bad_tables.size();
+  if (!vm->count("subspace")) {
+    for (const auto& u : db.unreadable()) std::cout << "bad: " << u.error << '\n';
+    bad += db.unreadable().size();
+  }
+  for (const auto& e : report.bad_tables) std::cout << "bad: " << e << '\n';
+  const std::size_t verified = subspaces.size() - report.bad_tables.size();
   std::cout << "verified " << report.positions << (sample ? " sampled" : "") << " positions in "
-            << subspaces.size() << " tables: " << report.errors << " errors\n";
-  return report.errors == 0 ? 0 : 1;
+            << verified << (verified == 1 ? " table: " : " tables: ") << report.errors
+            << (report.errors == 1 ? " error, " : " errors, ") << bad
+            << (bad == 1 ? " bad table\n" : " bad tables\n");
+  return report.errors == 0 && bad == 0 ? 0 : 1;
 }
 
 }  // namespace mora::tools

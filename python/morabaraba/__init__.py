@@ -35,9 +35,10 @@ the libdir that `pkg-config morabaraba` gives; by the system's library search.
 `morabaraba.library_path` says which file was loaded.
 
 Errors raise MorabarabaError, whose `status` is the C status code, or one of its subclasses:
-PositionError (also a ValueError) for a position string that does not parse or a position the
-database cannot answer (hands that do not fit the turn order, more cows than its herd, cows in
-hand in a database of the moving phase only), MissingTableError (also a LookupError) when the
+PositionError (also a ValueError) for a position string that does not parse (a NUL or another
+control character included: the string is never cut short) or a position the database cannot
+answer (hands that do not fit the turn order, more cows than its herd, cows in hand in a
+database of the moving phase only), MissingTableError (also a LookupError) when the
 position's subspace is not in the database, TableError for a missing, unreadable or damaged
 table file.
 
@@ -217,6 +218,19 @@ def _metric(pure: bool) -> int:
     return _METRIC_PURE if pure else _METRIC_RULE
 
 
+def _position(position: str) -> bytes:
+    """The position as the C library takes it: whole, so never with a NUL (where C would cut it
+    short) or another control character, which the CLI and the server refuse too."""
+    if not isinstance(position, str):
+        raise TypeError(f"a position is a str, not {type(position).__name__}")
+    bad = next((c for c in position if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0), None)
+    if bad is not None:
+        raise PositionError(_ERR_POSITION,
+                            f"the position holds control character U+{ord(bad):04X} at "
+                            f"{position.index(bad)}")
+    return position.encode()
+
+
 def version() -> str:
     return _lib.mora_version().decode()
 
@@ -267,31 +281,31 @@ class Database:
 
     def probe(self, position: str) -> Result:
         r = _Result()
-        _call(_lib.mora_probe(self._handle, position.encode(), ctypes.byref(r)))
+        _call(_lib.mora_probe(self._handle, _position(position), ctypes.byref(r)))
         return Result._from_c(r)
 
     def probe_wdl(self, position: str) -> str:
         wdl = ctypes.c_int()
-        _call(_lib.mora_probe_wdl(self._handle, position.encode(), ctypes.byref(wdl)))
+        _call(_lib.mora_probe_wdl(self._handle, _position(position), ctypes.byref(wdl)))
         return _WDL[wdl.value]
 
     def moves(self, position: str, pure: bool = False) -> List[Tuple[str, Result]]:
         """Every legal move with the value it leads to, best first under the ply limit, or by
         pure distance with `pure` (the module's docstring)."""
         count = ctypes.c_size_t()
-        status = _lib.mora_moves_by(self._handle, position.encode(), _metric(pure), None, 0,
+        status = _lib.mora_moves_by(self._handle, _position(position), _metric(pure), None, 0,
                                     ctypes.byref(count))
         if status not in (_OK, _ERR_BUFFER):
             _call(status)
         buf = (_Move * count.value)()
-        _call(_lib.mora_moves_by(self._handle, position.encode(), _metric(pure), buf,
+        _call(_lib.mora_moves_by(self._handle, _position(position), _metric(pure), buf,
                                  count.value, ctypes.byref(count)))
         return [(m.move.decode(), Result._from_c(m.result)) for m in buf]
 
     def best_move(self, position: str, pure: bool = False) -> Optional[str]:
         """The first of moves(position, pure); None when the game is over."""
         buf = ctypes.create_string_buffer(_MOVE_CHARS)
-        _call(_lib.mora_best_move_by(self._handle, position.encode(), _metric(pure), buf,
+        _call(_lib.mora_best_move_by(self._handle, _position(position), _metric(pure), buf,
                                      len(buf)))
         return buf.value.decode() or None
 
@@ -300,11 +314,11 @@ class Database:
         `pure` by pure distance, the count held at 0, so that a cursed win or a blessed loss plays
         out to its end."""
         needed = ctypes.c_size_t()
-        status = _lib.mora_best_line_by(self._handle, position.encode(), _metric(pure),
+        status = _lib.mora_best_line_by(self._handle, _position(position), _metric(pure),
                                         max_plies, None, 0, ctypes.byref(needed))
         if status != _ERR_BUFFER:
             _call(status)
         buf = ctypes.create_string_buffer(needed.value)
-        _call(_lib.mora_best_line_by(self._handle, position.encode(), _metric(pure), max_plies,
+        _call(_lib.mora_best_line_by(self._handle, _position(position), _metric(pure), max_plies,
                                      buf, len(buf), None))
         return buf.value.decode().split()

@@ -261,6 +261,18 @@ class ProbeTest(unittest.TestCase):
             for pos in positions:
                 self.assertEqual(as_json(cached.probe(pos)), as_json(uncached.probe(pos)))
 
+    def test_strings_are_whole(self):
+        # A NUL would cut the string short in C: the count 5 is followed by another digit.
+        with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as db:
+            for bad in ["WWW...../.B....B./.....B.. w 0 0 5\x009", "\x00",
+                        "WWW...../.B....B./.....B.. w 0 0 0\x1b", "WWW.\x7f..../.B....B./.....B.. w 0 0 0"]:
+                for call in (db.probe, db.probe_wdl, db.moves, db.best_move, db.best_line):
+                    with self.subTest(position=bad, call=call.__name__), \
+                            self.assertRaisesRegex(morabaraba.PositionError, "control character"):
+                        call(bad)
+            with self.assertRaises(TypeError):
+                db.probe(b"WWW...../.B....B./.....B.. w 0 0 0")
+
     def test_errors(self):
         with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as db:
             for bad in ["", "nonsense", "WWW...../.B....B./.....B.. x 0 0 0",
