@@ -231,10 +231,11 @@ std::uint32_t resume_placing(const std::filesystem::path& file, const Game& game
   const auto header = read_checkpoint_header(file, game.rules().fingerprint(), unit);
   if (!header) return 0;
   const auto groups = static_cast<std::int64_t>(placing_groups(game.board(), unit));
-  std::string why = "it names a group outside the subspace";
-  if (header->next_layer >= 0 && header->next_layer < groups &&
-      load_checkpoint(file, game.rules().fingerprint(), unit, {std::as_writable_bytes(entries)},
-                      why)) {
+  std::string why;
+  if (header->next_layer < 0 || header->next_layer >= groups)
+    why = "it names a group outside the subspace";
+  else if (load_checkpoint(file, game.rules().fingerprint(), unit,
+                           {std::as_writable_bytes(entries)}, why)) {
     report.resumed_from =
         "group " + std::to_string(header->next_layer) + " of " + std::to_string(groups);
     return static_cast<std::uint32_t>(header->next_layer);

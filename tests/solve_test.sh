@@ -8,8 +8,8 @@
 # no temporary file behind.
 # MODE kill-checkpoint: the same with a checkpoint at every layer, killed once the first
 # checkpoint is written, in the middle of a unit: the restart must resume from it.
-# MODE kill-placing-checkpoint: the same, killed once the first checkpoint of a placing
-# subspace is written.
+# MODE kill-placing-checkpoint: the same, killed once the largest placing subspace (3v4+1+0,
+# a second of work) has written a checkpoint.
 # MODE damaged-scratch: killed in a unit's pure part (a checkpoint newer than the unit's
 # ply-limit scratch file), one byte of that file changed; the restart must refuse the file with
 # a warning, solve the unit from the start and end with the reference. MODE old-scratch: the
@@ -155,7 +155,7 @@ case $mode in
     if [ "$mode" = kill-checkpoint ]; then
       kill_after_first_table $! "*.checkpoint"
     else
-      kill_after_first_table $! "*+*.checkpoint"
+      kill_after_first_table $! "3v4+1+0.checkpoint"
     fi
     check_restart "${solve_one[@]}"
     ;;
