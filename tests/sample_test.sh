@@ -9,9 +9,10 @@ fail() {
   echo "sample_test: $*" >&2
   exit 1
 }
-a=$("$mora" sample --db "$db" --per-layer 5 --seed 3)
-[ "$a" = "$("$mora" sample --db "$db" --per-layer 5 --seed 3)" ] || fail "same seed, other draw"
-[ "$a" != "$("$mora" sample --db "$db" --per-layer 5 --seed 4)" ] || fail "other seed, same draw"
+a=$("$mora" sample --db "$db" --herd 3 --per-layer 5 --seed 3)
+[ "$a" = "$("$mora" sample --db "$db" --herd 3 --per-layer 5 --seed 3)" ] || fail "same seed, other draw"
+[ "$a" != "$("$mora" sample --db "$db" --herd 3 --per-layer 5 --seed 4)" ] || fail "other seed, same draw"
+! "$mora" sample --db "$db" --herd 4 2>/dev/null || fail "a herd the folder does not hold"
 python3 - "$mora" "$db" "$a" <<'PY' || fail "the draw does not match the folder"
 import json, subprocess, sys
 from collections import Counter

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/table.h"
 #include "game/notation.h"
 #include "indexing/indexer.h"
 #include "tools/options.h"
@@ -43,6 +44,7 @@ int run_sample(const std::vector<std::string>& args) {
       "positions drawn from each layer (the moving phase, and each number of cows in hand), "
       "uniformly over its canonical positions, with repeats")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the draw");
+  add_herd_option(options);
   auto vm =
       parse("sample",
             "--db DIR [--per-layer N] [--seed S]\n\n"
@@ -56,8 +58,21 @@ int run_sample(const std::vector<std::string>& args) {
   if (!vm) return 0;
   const Database db(database_folders(*vm));
   const Board& board = db.game().board();
+  const int herd = herd_from(*vm);
+  // The whole game of the herd: every moving subspace of three to `herd` cows a side, and the
+  // placing subspaces.
+  std::vector<Subspace> game = placing_subspaces(herd, board.num_points());
+  for (int m = 3; m <= herd; ++m)
+    for (int o = 3; o <= herd; ++o) game.push_back({m, o});
+  const std::vector<Subspace> held = db.subspaces();
   std::map<int, std::vector<Subspace>> layers;
-  for (const Subspace& s : db.subspaces()) layers[s.mover_in_hand + s.other_in_hand].push_back(s);
+  for (const Subspace& s : game) {
+    if (std::find(held.begin(), held.end(), s) == held.end())
+      throw std::invalid_argument("the database does not hold the whole game of herd " +
+                                  std::to_string(herd) + ": " + table_file_name(s) + " is missing");
+    layers[s.mover_in_hand + s.other_in_hand].push_back(s);
+  }
+  for (auto& [layer, subspaces] : layers) std::sort(subspaces.begin(), subspaces.end());
   const std::uint64_t per_layer = (*vm)["per-layer"].as<std::uint64_t>();
   SplitMix64 rng((*vm)["seed"].as<std::uint64_t>());
   for (const auto& [layer, subspaces] : layers) {
