@@ -18,6 +18,7 @@
 #include "solver/checkpoint.h"
 #include "solver/placing_solver.h"
 #include "solver/resource_usage.h"
+#include "solver/stop.h"
 #include "solver/unit_solver.h"
 
 namespace mora::solver {
@@ -328,25 +329,30 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
     finished[u] = unit_finished(options.folder, options.rules, units[u], log);
     if (!finished[u]) to_solve += unit_size(board, units[u]);
   }
-  log << std::count(finished.begin(), finished.end(), false) << " of " << units.size()
-      << " units to solve (" << to_solve << " positions)" << std::endl;
+  const auto unsolved = std::count(finished.begin(), finished.end(), false);
+  if (options.progress)
+    log << unsolved << " of " << units.size() << (units.size() == 1 ? " unit" : " units")
+        << " to solve (" << to_solve << (to_solve == 1 ? " position)" : " positions)")
+        << std::endl;
   RunProgress run(to_solve);
   for (std::size_t u = 0; u < units.size(); ++u) {
     std::ostringstream tag;
     tag << '[' << u + 1 << '/' << units.size() << "] ";
+    UnitReport r;
     if (finished[u]) {
       // A run killed between writing the tables and removing the scratch files left them.
       remove_scratch_files(options.folder, units[u]);
-      log << tag.str() << units[u].name() << ": finished before\n";
-      UnitReport skipped;
-      skipped.unit = units[u];
-      skipped.skipped = true;
-      reports.push_back(skipped);
-      continue;
+      if (options.progress) log << tag.str() << units[u].name() << ": finished before\n";
+      r.unit = units[u];
+      r.skipped = true;
+    } else {
+      stop_if_requested();
+      r = solve_unit(options, units[u], progress);
+      if (options.progress)
+        log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     }
-    const UnitReport r = solve_unit(options, units[u], progress);
-    log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     reports.push_back(r);
+    if (options.on_unit) options.on_unit(r);
   }
   return reports;
 }

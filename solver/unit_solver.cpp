@@ -12,6 +12,7 @@
 
 #include "db/durable_file.h"
 #include "solver/checkpoint.h"
+#include "solver/stop.h"
 #include "solver/chunks.h"
 #include "solver/solve.h"
 
@@ -171,9 +172,14 @@ std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
 
 void UnitSolver::save_if_due(Part part, int next_layer) {
   const auto now = std::chrono::steady_clock::now();
+  // A requested stop saves now, whenever the last save was, and then stops.
+  const bool stopping = stop_requested();
   if (checkpoint_seconds_ < 0 ||
-      std::chrono::duration<double>(now - last_checkpoint_).count() < checkpoint_seconds_)
+      (!stopping &&
+       std::chrono::duration<double>(now - last_checkpoint_).count() < checkpoint_seconds_)) {
+    stop_if_requested();
     return;
+  }
   std::vector<std::span<const std::byte>> out;
   std::uint64_t bytes = 0;
   for (auto a : arrays()) {
@@ -191,6 +197,7 @@ void UnitSolver::save_if_due(Part part, int next_layer) {
     std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
   }
   last_checkpoint_ = std::chrono::steady_clock::now();
+  stop_if_requested();
 }
 
 void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {

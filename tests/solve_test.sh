@@ -8,6 +8,9 @@
 # no temporary file behind.
 # MODE kill-checkpoint: the same with a checkpoint at every layer, killed once the first
 # checkpoint is written, in the middle of a unit: the restart must resume from it.
+# MODE sigint, sigterm: the same, with the signal instead of a kill: the run must stop within
+# seconds with status 130 or 143 and say so, keep its checkpoint, and the restart resume from
+# it. SIGINT is sent to a background job, whose shell ignores it (the solver takes it over).
 # MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte.
 # MODE kill-all, kill-rank: a 2-rank run is killed once its first table is written (every
 # process of the job, or one rank, after which mpirun must end the others), then started again
@@ -70,13 +73,14 @@ kill_after_first_table() {
 # After the restart of a killed run: the finished tables were kept, the result is the
 # reference, and no temporary file is left.
 check_restart() {
-  [ "$(ls "$db"/*.mtb | wc -l)" -lt "$(ls "$work"/reference/*.mtb | wc -l)" ] ||
+  [ "$(ls "$db" | grep -c '\.mtb$')" -lt "$(ls "$work"/reference/*.mtb | wc -l)" ] ||
     fail "killed too late: every table was written"
   "$@" >>"$db.log" 2>&1 || fail "the second run failed"
-  if [ "$mode" = kill-checkpoint ]; then
-    grep -q "resumed from its checkpoint" "$db.log" || fail "the second run did not resume"
+  if [[ $mode == kill-checkpoint || $mode == sig* ]]; then
+    # -q leaves the unit lines out; the restart's --json reports where each unit resumed.
+    grep -q '"resumed_from":"' "$db.log" || fail "the second run did not resume"
   else
-    grep -Eq "[1-9][0-9]* were finished before" "$db.log" ||
+    grep -Eq "[1-9][0-9]* (was|were) finished before" "$db.log" ||
       fail "the second run did not keep the finished tables"
   fi
   same_as_reference
@@ -101,7 +105,35 @@ case $mode in
     solve_one+=(--checkpoint-minutes 0)
     setsid "${solve_one[@]}" >>"$db.log" 2>&1 &
     kill_after_first_table $! "*.checkpoint"
-    check_restart "${solve_one[@]}"
+    check_restart "${solve_one[@]}" --json
+    ;;
+  sigint | sigterm)
+    solve_one+=(--checkpoint-minutes 0)
+    "${solve_one[@]}" >>"$db.log" 2>&1 &
+    job=$!
+    for ((i = 0; i < 600; ++i)); do
+      compgen -G "$db/*.checkpoint" >/dev/null && break
+      sleep 0.1
+    done
+    compgen -G "$db/*.checkpoint" >/dev/null || fail "no checkpoint after 60 s"
+    signal=${mode#sig}
+    kill -"${signal^^}" "$job"
+    for ((i = 0; i < 100; ++i)); do
+      kill -0 "$job" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$job" 2>/dev/null; then
+      kill -KILL "$job"
+      fail "still running 10 s after SIG${signal^^}"
+    fi
+    status=0
+    wait "$job" || status=$?
+    expected=$([ "$mode" = sigint ] && echo 130 || echo 143)
+    [ "$status" -eq "$expected" ] || fail "exit status $status after SIG${signal^^}, not $expected"
+    grep -q "stopped by signal SIG${signal^^}; the same command continues" "$db.log" ||
+      fail "no message on stopping"
+    compgen -G "$db/*.checkpoint" >/dev/null || fail "the checkpoint was not kept"
+    check_restart "${solve_one[@]}" --json
     ;;
   kill-all | kill-rank)
     # Not a process-group kill: Open MPI puts each rank in a group of its own.
