@@ -56,7 +56,7 @@ mora_status null_argument(const char* name) {
 // position's herd, and Database::probe rejects one beyond mora_herd() with a message that
 // names both.
 mora::Position parse(const mora_db& h, const char* position) {
-  return mora::parse_position(position, h.db.rules().cows_per_player, h.db.game().board());
+  return mora::parse_position(position, h.db.rules());
 }
 
 mora_result to_c(const mora::ProbeResult& r) {

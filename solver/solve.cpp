@@ -332,8 +332,7 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
   const auto unsolved = std::count(finished.begin(), finished.end(), false);
   if (options.progress)
     log << unsolved << " of " << units.size() << (units.size() == 1 ? " unit" : " units")
-        << " to solve (" << to_solve << (to_solve == 1 ? " position)" : " positions)")
-        << std::endl;
+        << " to solve (" << to_solve << (to_solve == 1 ? " position)" : " positions)") << std::endl;
   RunProgress run(to_solve);
   for (std::size_t u = 0; u < units.size(); ++u) {
     std::ostringstream tag;

@@ -68,7 +68,6 @@ struct SolveOptions {
   std::function<void(const UnitReport&)> on_unit;
 };
 
-
 // Prepares `folder` for solving with `rules`: creates it, and throws std::invalid_argument if
 // it holds tables of other rules, NewerTableVersion if it holds one of a format version this
 // program does not read (before anything is changed).

@@ -13,12 +13,14 @@ namespace {
 std::atomic<int> requested_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
-extern "C" void on_stop_signal(int signal) { requested_signal.store(signal); }
+extern "C" void on_stop_signal(int signal) {
+  requested_signal.store(signal);
+}
 
 }  // namespace
 
 void install_stop_handlers() {
-  struct sigaction action{};
+  struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
   // SA_RESETHAND: the second signal takes the default action and ends the process at once.
@@ -27,11 +29,17 @@ void install_stop_handlers() {
   sigaction(SIGTERM, &action, nullptr);
 }
 
-void request_stop(int signal) { requested_signal.store(signal); }
+void request_stop(int signal) {
+  requested_signal.store(signal);
+}
 
-bool stop_requested() { return requested_signal.load(std::memory_order_relaxed) != 0; }
+bool stop_requested() {
+  return requested_signal.load(std::memory_order_relaxed) != 0;
+}
 
-int stop_signal() { return requested_signal.load(); }
+int stop_signal() {
+  return requested_signal.load();
+}
 
 Stopped::Stopped(int by_signal)
     : std::runtime_error(std::string("stopped by signal SIG") + sigabbrev_np(by_signal) +

@@ -12,9 +12,9 @@
 
 #include "db/durable_file.h"
 #include "solver/checkpoint.h"
-#include "solver/stop.h"
 #include "solver/chunks.h"
 #include "solver/solve.h"
+#include "solver/stop.h"
 
 namespace mora::solver {
 namespace {

@@ -61,7 +61,18 @@ expect_error "$herd3" 'WWWW..../BBB...../........ w 0 0 0' 'subspace 4v3 is not 
 expect_error "$moving" "$start" 'the database holds the moving phase only'
 expect_error "$msa" '......../......../........ w 3 3 1' 'the count must be 0 while placing'
 
+# A field too many: bars are mentioned only under presets that have them.
+expect_error "$moving" 'W.W...../B.B...../........ w 0 0 0 zz' "<count>), got 6 in"
+expect_error "$moving" 'W.W...../B.B...../........ w 0 0 0 bar:w:a7-d7-g7' \
+  "rules 'morabaraba' have no bars, got 'bar:w:a7-d7-g7'"
+expect_error "$root/mssa-1" 'W.W...../B.B...../........ w 0 0 0 zz' \
+  '<count>) and then a bar field for each player with a bar'
+
 expect_output "info of the herd-3 folder" '^whole game: herd 3 ' "$mora" info --db "$herd3"
+out=$("$mora" info --db "$herd3") || fail "info: exit $?"
+grep -q 'cows per player' <<<"$out" && fail "info names the preset's cows per player beside the herd"
+grep -q "^whole game: herd 3 (placing positions of every herd up to 3; the preset's is 12)$" \
+  <<<"$out" || fail "info: no one true line on the herd: $out"
 expect_output "info lists placing subspaces" '^2v3\+1\+0 +1\+0 +425040 ' "$mora" info --db "$herd3"
 expect_output "info lists moving subspaces" '^3v3 +- +2691920 ' "$mora" info --db "$herd3"
 expect_output "info of a moving-only folder" '^whole game: none' "$mora" info --db "$moving"

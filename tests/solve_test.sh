@@ -2,7 +2,8 @@
 # Killed and restarted solves, and morabaraba-mpi on one machine, against a single-process run
 # (ctest; the MPI modes when MPI is found).
 #   solve_test.sh MORABARABA WORKDIR MODE [MORABARABA_MPI MPIEXEC]
-# MODE reference: `morabaraba solve` of the target into WORKDIR/reference (the fixture).
+# MODE reference: `morabaraba solve -q` of the target into WORKDIR/reference (the fixture),
+# which must print its summary line only.
 # MODE kill: `morabaraba solve` is killed once its first table is written, then started again
 # with the same command; it must keep what was finished, end with the same files and leave
 # no temporary file behind.
@@ -89,7 +90,10 @@ check_restart() {
 
 case $mode in
   reference)
-    "${solve_one[@]}"
+    # -q: the summary line and nothing else, on stdout or stderr.
+    "${solve_one[@]}" >"$db.log" 2>&1 || fail "failed"
+    [ "$(wc -l <"$db.log")" -eq 1 ] && grep -Eq '^solved 30 units .*; peak RSS [0-9]+ MiB$' "$db.log" ||
+      fail "-q printed more or other than the summary line"
     ;;
   np2 | np3)
     solve_mpi "${mode#np}" >"$db.log" 2>&1 || fail "failed"

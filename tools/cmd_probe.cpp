@@ -48,7 +48,7 @@ int run_probe(const std::vector<std::string>& args) {
         return;
       }
       require_utf8(text);
-      const Position pos = parse_position(text, db.rules().cows_per_player, db.game().board());
+      const Position pos = parse_position(text, db.rules());
       const ProbeResult r = db.probe(pos);
       const auto ranked = db.moves(pos);
       std::cout << text << ": " << to_text(r)

@@ -135,14 +135,15 @@ nlohmann::json unit_json(const solver::UnitReport& r) {
 
 nlohmann::json summary_json(const std::vector<solver::UnitReport>& reports, int stop_signal) {
   const RunTotals t = totals_of(reports);
-  return {{"type", "summary"},
-          {"solved_units", t.solved},
-          {"finished_before", t.finished_before},
-          {"positions", t.positions},
-          {"seconds", t.seconds},
-          {"peak_rss_bytes", t.peak_resident_bytes},
-          {"stopped_by", stop_signal ? nlohmann::json("SIG" + std::string(sigabbrev_np(stop_signal)))
-                                     : nlohmann::json()}};
+  return {
+      {"type", "summary"},
+      {"solved_units", t.solved},
+      {"finished_before", t.finished_before},
+      {"positions", t.positions},
+      {"seconds", t.seconds},
+      {"peak_rss_bytes", t.peak_resident_bytes},
+      {"stopped_by", stop_signal ? nlohmann::json("SIG" + std::string(sigabbrev_np(stop_signal)))
+                                 : nlohmann::json()}};
 }
 
 }  // namespace

@@ -32,7 +32,9 @@ std::string to_text(const ProbeResult& r) {
   if (r.wdl != Wdl::kDraw) s += " in " + std::to_string(r.distance);
   if (r.has_rule_part) {
     s += std::string(", under the ply limit ") + rule_name(r.rule);
-    if (r.plies_to_mill) s += " (" + std::to_string(*r.plies_to_mill) + " plies to the next mill)";
+    if (r.plies_to_mill)
+      s += " (" + std::to_string(*r.plies_to_mill) + (*r.plies_to_mill == 1 ? " ply" : " plies") +
+           " to the next mill)";
   }
   return s;
 }
@@ -50,7 +52,7 @@ std::string game_over_reason(const Game& game, const Position& pos, Outcome outc
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts) {
   require_utf8(position);
   const Board& board = db.game().board();
-  const Position pos = parse_position(position, db.rules().cows_per_player, db.game().board());
+  const Position pos = parse_position(position, db.rules());
   nlohmann::json j = to_json(db.probe(pos));
   j["position"] = position;
   const auto ranked = db.moves(pos);

@@ -116,7 +116,7 @@ const ruleText = (r) =>
 function describe(r) {
   const side = state.position.split(" ")[1] === "w" ? "White" : "Black";
   let s = `${side} to move: ${r.value}`;
-  if (r.distance !== null) s += ` in ${r.distance} plies`;
+  if (r.distance !== null) s += ` in ${r.distance} ${r.distance === 1 ? "ply" : "plies"}`;
   if (r.rule_value !== undefined) s += `; under the ply limit ${ruleText(r)}`;
   return s;
 }
