@@ -83,6 +83,15 @@ struct TableReader::Impl {
   void open();
   void parse();
 
+  // Whole entries need the distance streams, which a WDL-only table leaves out.
+  void check_full() const {
+    if (header.wdl_only)
+      fail(
+          "distances are not in this folder: the table holds the win/draw/loss only (written "
+          "by `morabaraba export --streams wdl`); probe its win/draw/loss, or a full folder for "
+          "distances");
+  }
+
   std::size_t block_count(const Stream& s, std::uint64_t b) const {
     return static_cast<std::size_t>(
         std::min<std::uint64_t>(s.block_positions, header.num_positions - b * s.block_positions));
@@ -290,6 +299,7 @@ Wdl TableReader::probe_wdl(std::uint64_t index) const {
 Entry TableReader::probe(std::uint64_t index) const {
   const Impl& m = *impl_;
   m.check_range(index, 1);
+  m.check_full();
   Entry e;
   e.wdl = static_cast<Wdl>(m.value(TableStream::kWdl, index));
   // Versions 2 and 3 store nothing a probe needs for a draw's distance or for the plies to
@@ -307,6 +317,7 @@ Entry TableReader::probe(std::uint64_t index) const {
 void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
   const Impl& m = *impl_;
   m.check_range(begin, out.size());
+  m.check_full();
   std::fill(out.begin(), out.end(), Entry{});
   const std::uint64_t end = begin + out.size();
   // Streams come in TableStream order (checked on open): kWdl before the others and kRuleFlag

@@ -13,7 +13,9 @@ int run_probe(const std::vector<std::string>& args) {
   po::options_description options("probe options");
   add_database_option(options);
   options.add_options()("json", "one JSON object per line")(
-      "moves", "also list every legal move with its value, best first")(
+      "wdl",
+      "only the pure win/draw/loss: the fastest probe, and the one a WDL-only folder (export) "
+      "answers")("moves", "also list every legal move with its value, best first")(
       "line",
       "also print the best line: under the rules (a cursed win's line may stop at a repeated "
       "position), or to the end of the game with --pure")(
@@ -24,7 +26,7 @@ int run_probe(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("position", -1);
   auto vm = parse("probe",
-                  "--db DIR [--json] [--moves] [--line [--pure]] [POSITION ...]\n\n"
+                  "--db DIR [--json] [--wdl | --moves | --line [--pure]] [POSITION ...]\n\n"
                   "Looks positions up in a solved database. A position is a position string\n"
                   "(RULES.md), quoted as one argument; without positions, reads one per line.\n"
                   "A bad line gets an error for that line and the batch goes on.",
@@ -35,11 +37,23 @@ int run_probe(const std::vector<std::string>& args) {
   const bool json = vm->count("json"), with_moves = vm->count("moves"),
              with_line = vm->count("line");
   if (vm->count("pure") && !with_line) throw po::error("--pure goes with --line");
+  const bool wdl_only = vm->count("wdl");
+  if (wdl_only && (with_moves || with_line))
+    throw po::error("--wdl probes the value alone: without --moves and --line");
   const Database::Line line_values =
       vm->count("pure") ? Database::Line::kPure : Database::Line::kUnderTheRules;
   int failures = 0;
   auto answer = [&](const std::string& text) {
     try {
+      if (wdl_only) {
+        require_utf8(text);
+        const char* value = wdl_name(db.probe_wdl(parse_position(text, db.rules())));
+        if (json)
+          std::cout << dump_line({{"position", text}, {"value", value}}) << '\n';
+        else
+          std::cout << text << ": " << value << '\n';
+        return;
+      }
       if (json) {
         std::cout << dump_line(answer_json(
                          db, text,
