@@ -69,8 +69,8 @@ struct SolveOptions {
 };
 
 // Prepares `folder` for solving with `rules`: creates it, and throws std::invalid_argument if
-// it holds tables of other rules, NewerTableVersion if it holds one of a format version this
-// program does not read (before anything is changed).
+// it holds tables of other rules or WDL-only tables (export), NewerTableVersion if it holds one
+// of a format version this program does not read (before anything is changed).
 void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std::ostream& log);
 // Whether every table of `unit` is in `folder`, complete, with intact checksums and `rules`.
 bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,

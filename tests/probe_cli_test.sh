@@ -81,6 +81,19 @@ expect_output "info --json marks placing" '"phase": "placing"' "$mora" info --db
 expect_output "check of the herd-3 folder" '^checked 7 files .*: 0 bad$' "$mora" check --db "$herd3"
 expect_output "check reads placing tables" '^ok: +.*/0v0\+3\+3\.mtb ' "$mora" check --db "$herd3"
 
+# The WDL-only export of herd3-morabaraba (the fixture's, `export --streams wdl`): probe --wdl
+# answers as the source does, text and JSON; a full probe is refused saying why.
+wdl=$root/herd3-morabaraba-wdl
+positions=$(printf '%s\n' "$start" 'W......./......../........ b 2 3 0' 'WWW...../.B....B./.....B.. w 0 0 0' \
+  'WW.W..../BBB...../........ w 0 0 0' '.W....B./W......./B....... b 1 2 0')
+[ "$("$mora" probe --db "$wdl" --wdl <<<"$positions")" = "$("$mora" probe --db "$herd3" --wdl <<<"$positions")" ] ||
+  fail "probe --wdl of the export differs from the source's"
+[ "$("$mora" probe --db "$wdl" --wdl --json <<<"$positions")" = \
+  "$("$mora" probe --db "$herd3" --json <<<"$positions" | sed -E 's/^\{.*"position":("[^"]*").*"value":("[a-z]+").*$/{"position":\1,"value":\2}/')" ] ||
+  fail "probe --wdl --json of the export is not the source's value"
+expect_error "$wdl" "$start" 'distances are not in this folder'
+expect_output "check of the export" '^checked 7 files .*: 0 bad$' "$mora" check --db "$wdl"
+
 # The Koti board: the centre is a fourth part of the board field; a string of the other board
 # is refused with a message that says which board it is for.
 koti_start='......../......../......../. w 3 3 0'
