@@ -138,6 +138,15 @@ case $mode in
       fail "no message on stopping"
     compgen -G "$db/*.checkpoint" >/dev/null || fail "the checkpoint was not kept"
     check_restart "${solve_one[@]}" --json
+    # The summary's peak is the whole run's: at least every unit's.
+    python3 -c '
+import json, sys
+objects = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+units = [o for o in objects if o["type"] == "unit" and not o["finished_before"]]
+summary = objects[-1]
+assert summary["type"] == "summary" and summary["stopped_by"] is None, summary
+assert units and summary["peak_rss_bytes"] >= max(u["peak_rss_bytes"] for u in units), summary
+' "$db.log" || fail "the --json summary lacks the peak of the whole run"
     ;;
   kill-all | kill-rank)
     # Not a process-group kill: Open MPI puts each rank in a group of its own.
