@@ -40,11 +40,11 @@ int run_export(const std::vector<std::string>& args) {
                   "--db SRC --to DST --streams wdl [-q]\n\n"
                   "Writes a folder of WDL-only tables: the win/draw/loss of every position and,\n"
                   "under rules with a ply limit, its value under the rule at count 0, which is\n"
-                  "what a game engine probes in its search, without the distances (about a\n"
-                  "tenth of the bytes; bench/README.md). probe --wdl, mora_probe_wdl, Python's\n"
-                  "probe_wdl and serve read it; a full probe there says that distances are not\n"
-                  "in the folder. Tables are checked before they are read and written like a\n"
-                  "solve's (docs/FORMAT.md): a stopped export started again continues.",
+                  "what a game engine probes in its search, without the distances (a fifth\n"
+                  "of the bytes over m+o <= 12; bench/README.md). probe --wdl, mora_probe_wdl,\n"
+                  "Python's probe_wdl and serve read it; a full probe there says that distances\n"
+                  "are not in the folder. Tables are checked before they are read and written\n"
+                  "like a solve's (docs/FORMAT.md): a stopped export started again continues.",
                   options, args);
   if (!vm) return 0;
   if ((*vm)["streams"].as<std::string>() != "wdl")
