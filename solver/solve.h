@@ -65,7 +65,7 @@ struct SolveOptions {
   // one; negative: never), so that a killed run loses at most about this much of it.
   double checkpoint_seconds = 300;
   // Called after each unit, solved or found finished (for machine-readable reports).
-  std::function<void(const UnitReport&)> on_unit;
+  std::function<void(const UnitReport&)> on_unit = nullptr;
 };
 
 // Prepares `folder` for solving with `rules`: creates it, and throws std::invalid_argument if
