@@ -206,13 +206,18 @@ Position parse_position(std::string_view text, const Rules& rules, int cows_per_
   return pos;
 }
 
+std::string count_of(std::uint64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + ' ' + std::string(n == 1 ? one : many);
+}
+
 void validate_position(const Position& pos, int cows_per_player, const Board& board) {
   static constexpr const char* kColourNames[] = {"white", "black"};
   for (Color c : {kWhite, kBlack})
     if (pos.total(c) > cows_per_player)
-      throw ParseError(std::string(kColourNames[c]) + " has " + std::to_string(pos.on_board(c)) +
-                       " cows on the board and " + std::to_string(pos.in_hand[c]) +
-                       " in hand, more than " + std::to_string(cows_per_player));
+      throw ParseError(std::string(kColourNames[c]) + " has " +
+                       count_of(pos.on_board(c), "cow", "cows") + " on the board and " +
+                       std::to_string(pos.in_hand[c]) + " in hand, more than " +
+                       std::to_string(cows_per_player));
   const int wh = pos.in_hand[kWhite], bh = pos.in_hand[kBlack];
   if (pos.placing()) {
     // White places first, so while placing White is to move with equal hands and Black with
@@ -226,8 +231,7 @@ void validate_position(const Position& pos, int cows_per_player, const Board& bo
     const int plies_played = 2 * cows_per_player - wh - bh;
     if (pos.plies_since_mill > plies_played)
       throw ParseError("the count " + std::to_string(pos.plies_since_mill) + " exceeds the " +
-                       std::to_string(plies_played) +
-                       (plies_played == 1 ? " ply played" : " plies played"));
+                       count_of(plies_played, "ply", "plies") + " played");
   }
   const Color waiting = opposite(pos.side_to_move);
   if (pos.total(waiting) < 3)

@@ -38,6 +38,9 @@ Position parse_position(std::string_view text, const Rules& rules, int cows_per_
 void validate_position(const Position& pos, int cows_per_player = 12,
                        const Board& board = Board::morabaraba());
 
+// `n` and its noun, singular for 1 ("1 ply", "2 plies"), for the counts in messages.
+std::string count_of(std::uint64_t n, std::string_view one, std::string_view many);
+
 // The board diagram of RULES.md with the cows drawn in (W, B, '.' for an empty point), ranks
 // and files on its edges, then the side to move and the cows of each colour.
 std::string diagram(const Board& board, const Position& pos);

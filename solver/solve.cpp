@@ -15,6 +15,7 @@
 #include "db/database.h"
 #include "db/durable_file.h"
 #include "db/table.h"
+#include "game/notation.h"
 #include "solver/checkpoint.h"
 #include "solver/placing_solver.h"
 #include "solver/resource_usage.h"
@@ -336,8 +337,8 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
   }
   const auto unsolved = std::count(finished.begin(), finished.end(), false);
   if (options.progress)
-    log << unsolved << " of " << units.size() << (units.size() == 1 ? " unit" : " units")
-        << " to solve (" << to_solve << (to_solve == 1 ? " position)" : " positions)") << std::endl;
+    log << unsolved << " of " << count_of(units.size(), "unit", "units") << " to solve ("
+        << count_of(to_solve, "position", "positions") << ')' << std::endl;
   RunProgress run(to_solve);
   for (std::size_t u = 0; u < units.size(); ++u) {
     std::ostringstream tag;

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "db/database.h"
+#include "game/notation.h"
 #include "tools/options.h"
 
 namespace mora::tools {
@@ -69,14 +70,12 @@ int run_export(const std::vector<std::string>& args) {
       std::cerr << out.filename().string() << ": " << fs::file_size(table.path()) << " -> "
                 << fs::file_size(out) << " bytes" << (done ? " (exported before)" : "") << '\n';
   }
-  std::printf(
-      "exported %d %s (%d before) of %llu positions: %llu -> %llu bytes, %.3f -> %.3f "
-      "bits a position\n",
-      exported + before, exported + before == 1 ? "table" : "tables", before,
-      static_cast<unsigned long long>(positions), static_cast<unsigned long long>(bytes_in),
-      static_cast<unsigned long long>(bytes_out),
-      8.0 * static_cast<double>(bytes_in) / static_cast<double>(positions),
-      8.0 * static_cast<double>(bytes_out) / static_cast<double>(positions));
+  std::printf("exported %s (%d before) of %s: %llu -> %llu bytes, %.3f -> %.3f bits a position\n",
+              count_of(exported + before, "table", "tables").c_str(), before,
+              count_of(positions, "position", "positions").c_str(),
+              static_cast<unsigned long long>(bytes_in), static_cast<unsigned long long>(bytes_out),
+              8.0 * static_cast<double>(bytes_in) / static_cast<double>(positions),
+              8.0 * static_cast<double>(bytes_out) / static_cast<double>(positions));
   return 0;
 }
 

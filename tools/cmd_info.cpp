@@ -76,8 +76,7 @@ std::string whole_game_line(const Database& db) {
                                      std::to_string(herd) + "; the preset's is " +
                                      std::to_string(db.rules().cows_per_player) + ")";
   if (beyond > 0)
-    line += "; " + std::to_string(beyond) +
-            (beyond == 1 ? " placing subspace answers" : " placing subspaces answer") +
+    line += "; " + count_of(beyond, "placing subspace answers", "placing subspaces answer") +
             " nothing yet (herd " + std::to_string(herd == 0 ? 3 : herd + 1) + " is not complete)";
   return line;
 }

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "game/notation.h"
 #include "solver/resource_usage.h"
 #include "solver/stop.h"
 #include "tools/options.h"
@@ -111,10 +112,6 @@ RunTotals totals_of(const std::vector<solver::UnitReport>& reports) {
     t.peak_resident_bytes = std::max(t.peak_resident_bytes, r.peak_resident_bytes);
   }
   return t;
-}
-
-std::string count_of(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + ' ' + (n == 1 ? one : many);
 }
 
 nlohmann::json unit_json(const solver::UnitReport& r) {

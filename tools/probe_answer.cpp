@@ -33,8 +33,7 @@ std::string to_text(const ProbeResult& r) {
   if (r.has_rule_part) {
     s += std::string(", under the ply limit ") + rule_name(r.rule);
     if (r.plies_to_mill)
-      s += " (" + std::to_string(*r.plies_to_mill) + (*r.plies_to_mill == 1 ? " ply" : " plies") +
-           " to the next mill)";
+      s += " (" + count_of(*r.plies_to_mill, "ply", "plies") + " to the next mill)";
   }
   return s;
 }
