@@ -41,10 +41,20 @@ int stop_signal() {
   return requested_signal.load();
 }
 
+namespace {
+std::string name_of(int signal) {
+  return std::string("SIG") + sigabbrev_np(signal);
+}
+}  // namespace
+
 Stopped::Stopped(int by_signal)
-    : std::runtime_error(std::string("stopped by signal SIG") + sigabbrev_np(by_signal) +
+    : std::runtime_error("stopped by signal " + name_of(by_signal) +
                          "; the same command continues"),
       signal(by_signal) {}
+
+std::string Stopped::signal_name() const {
+  return name_of(signal);
+}
 
 void stop_if_requested() {
   if (stop_requested()) throw Stopped(stop_signal());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 namespace mora::solver {
 
@@ -22,6 +23,7 @@ int stop_signal();
 struct Stopped : std::runtime_error {
   explicit Stopped(int by_signal);
   int signal;
+  std::string signal_name() const;  // "SIGINT", "SIGTERM"
   // 128 + the signal, as a shell reports a process the signal ended.
   int exit_status() const { return 128 + signal; }
 };

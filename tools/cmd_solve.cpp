@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -130,17 +129,17 @@ nlohmann::json unit_json(const solver::UnitReport& r) {
   return j;
 }
 
-nlohmann::json summary_json(const std::vector<solver::UnitReport>& reports, int stop_signal) {
+// `stopped`: the stop that ended the run, if one did.
+nlohmann::json summary_json(const std::vector<solver::UnitReport>& reports,
+                            const solver::Stopped* stopped) {
   const RunTotals t = totals_of(reports);
-  return {
-      {"type", "summary"},
-      {"solved_units", t.solved},
-      {"finished_before", t.finished_before},
-      {"positions", t.positions},
-      {"seconds", t.seconds},
-      {"peak_rss_bytes", t.peak_resident_bytes},
-      {"stopped_by", stop_signal ? nlohmann::json("SIG" + std::string(sigabbrev_np(stop_signal)))
-                                 : nlohmann::json()}};
+  return {{"type", "summary"},
+          {"solved_units", t.solved},
+          {"finished_before", t.finished_before},
+          {"positions", t.positions},
+          {"seconds", t.seconds},
+          {"peak_rss_bytes", t.peak_resident_bytes},
+          {"stopped_by", stopped ? nlohmann::json(stopped->signal_name()) : nlohmann::json()}};
 }
 
 }  // namespace
@@ -166,12 +165,12 @@ int run_solve(const std::vector<std::string>& args) {
   try {
     solver::solve(*opts, std::cerr);
   } catch (const solver::Stopped& e) {
-    if (json) std::cout << summary_json(reports, e.signal).dump() << std::endl;
+    if (json) std::cout << summary_json(reports, &e).dump() << std::endl;
     std::cerr << "morabaraba solve: " << e.what() << '\n';
     return e.exit_status();
   }
   if (json)
-    std::cout << summary_json(reports, 0).dump() << '\n';
+    std::cout << summary_json(reports, nullptr).dump() << '\n';
   else
     print_solve_summary(reports, std::cout);
   return 0;
