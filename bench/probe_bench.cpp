@@ -82,7 +82,8 @@ const Database& database(int log2, int cache_mib = -1) {
   return *db;
 }
 
-// Canonical positions drawn uniformly over the whole database (White to move, count 0).
+// Canonical positions drawn uniformly over the whole database, placing subspaces too (count 0;
+// the side to move that their hands imply, White in the moving phase).
 const std::vector<Position>& random_positions() {
   static const std::vector<Position> positions = [] {
     const Database& db = database(0);
@@ -97,7 +98,7 @@ const std::vector<Position>& random_positions() {
       const std::uint64_t i = rng() % total;
       auto t = std::find_if(tables.begin(), tables.end(), [&](auto& x) { return i < x.first; });
       const std::uint64_t first = t->first - t->second.size();
-      t->second.unindex(i - first, p.cows[kWhite], p.cows[kBlack]);
+      p = t->second.position(i - first);
     }
     return out;
   }();

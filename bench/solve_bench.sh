@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Solving throughput: time, canonical positions per second and peak memory (max RSS) of
+# Solving throughput: time, canonical positions per second and peak memory (peak RSS) of
 # `morabaraba solve` for every subspace with m + o <= N, on 1 and 2 threads, and of the 5v5
 # unit alone on one thread (pure values, its inputs solved), five times; then the whole game of
 # herd 5 (herd 6 with SLOW=1, or HERD=N) under the house rules on 2 threads, with the moving units
@@ -10,15 +10,17 @@ tool=${1:-build/bin/morabaraba}
 work=${2:-/tmp/mora_solve_bench}
 mkdir -p "$work"
 
-run() {  # run <label> <args...>: prints label, seconds, positions, max RSS
+# The peak RSS of a run is the one its summary line gives: the solver resets the kernel's
+# high-water mark per unit, so /usr/bin/time's %M would be the last unit's.
+peak_mib() { grep -o 'peak RSS [0-9]*' "$1" | tr -dc 0-9; }
+
+run() {  # run <label> <args...>: prints label, seconds, positions, peak RSS
   local label=$1; shift
-  local out
-  out=$( { /usr/bin/time -f "%e %M" "$tool" solve -q "$@" >"$work/last.out"; } 2>&1 | tail -1)
-  local positions
+  local seconds positions
+  seconds=$( { /usr/bin/time -f "%e" "$tool" solve -q "$@" >"$work/last.out"; } 2>&1 | tail -1)
   positions=$(grep -o '([0-9]* positions)' "$work/last.out" | tr -dc 0-9)
-  read -r seconds rss <<<"$out"
   printf '| %s | %s | %s | %.2f M/s | %d MiB |\n' "$label" "$seconds" "$positions" \
-    "$(echo "$positions / $seconds / 1000000" | bc -l)" $((rss / 1024))
+    "$(echo "$positions / $seconds / 1000000" | bc -l)" "$(peak_mib "$work/last.out")"
 }
 
 echo "| run | seconds | positions | rate | peak RSS |"
@@ -45,11 +47,10 @@ done
 herd=${HERD:-5}
 [ -z "${SLOW:-}" ] || herd=${HERD:-6}
 rm -rf "$work/whole"
-/usr/bin/time -f "%e %M" -o "$work/whole.time" "$tool" solve --db "$work/whole" --whole-game \
-  --herd "$herd" --threads 2 2>"$work/whole.log" >/dev/null
-read -r seconds rss <"$work/whole.time"
-printf '| morabaraba, whole game of herd %d, 2 threads | %s | | | %d MiB |\n' "$herd" "$seconds" \
-  $((rss / 1024))
+/usr/bin/time -f "%e" -o "$work/whole.time" "$tool" solve --db "$work/whole" --whole-game \
+  --herd "$herd" --threads 2 2>"$work/whole.log" >"$work/whole.out"
+printf '| morabaraba, whole game of herd %d, 2 threads | %s | | | %d MiB |\n' "$herd" \
+  "$(cat "$work/whole.time")" "$(peak_mib "$work/whole.out")"
 grep -E '^\[[0-9]+/[0-9]+\] [0-9]+v[0-9]+' "$work/whole.log" | awk '
   { part = index($2, "+") ? "placing" : "moving"; n[part] += $3; t[part] += $6 }
   END { for (p in n) printf "| %s part | %.1f | %d | %.2f M/s | |\n", p, t[p], n[p], n[p] / t[p] / 1e6 }'

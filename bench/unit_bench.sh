@@ -16,4 +16,4 @@ for f in "$tables"/*.mtb; do
 done
 # shellcheck disable=SC2086  # PERF is a command prefix
 OMP_WAIT_POLICY=passive ${PERF:-} "$bin" solve --db "$scratch" --subspace "$unit" \
-  --threads "$threads" -q "$@" 2>&1 | grep -E "^\[[0-9]+/[0-9]+\] $unit:"
+  --threads "$threads" "$@" 2>&1 | grep -E "^\[[0-9]+/[0-9]+\] $unit:"

@@ -73,7 +73,7 @@ mora_status null_argument(const char* name) {
 // names both.
 mora::Position parse(const mora_db& h, const char* position) {
   if (!h.owned) throw ClosedHandle();
-  return mora::parse_position(position, h.db.rules().cows_per_player, h.db.game().board());
+  return mora::parse_position(position, h.db.rules());
 }
 
 mora_result to_c(const mora::ProbeResult& r) {

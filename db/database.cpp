@@ -287,9 +287,36 @@ Wdl Database::probe_wdl(const Position& pos) const {
     case Outcome::kOngoing:
       break;
   }
-  if (pos.has_bars()) return entry(pos).wdl;
+  if (pos.has_bars()) return barred_wdl(pos);
   const Table& t = table_for(pos);
   return t.reader->probe_wdl(t.index.index(pos.mover(), pos.other()));
+}
+
+Wdl Database::barred_wdl(const Position& pos) const {
+  Position p = pos;
+  if (rules_.mill_reforming == MillReforming::kNotSameMillNextMove) {
+    p = game_.without_idle_bar(pos);
+    const Table& t = table_for(p);
+    if (!p.has_bars()) return t.reader->probe_wdl(t.index.index(p.mover(), p.other()));
+    if (t.reader->header().has_barred) return entry(p).wdl;  // the section, whole in any table
+  }
+  MoveList list;
+  game_.generate(p, list);
+  bool draw = false;
+  for (const Move& m : list) {
+    const Position child = game_.make(p, m);
+    if (child.total(child.side_to_move) <= 2) return Wdl::kWin;
+    Wdl w;
+    if (child.has_bars()) {
+      w = barred_wdl(child);
+    } else {
+      const Table& t = table_for(child);
+      w = t.reader->probe_wdl(t.index.index(child.mover(), child.other()));
+    }
+    if (w == Wdl::kLoss) return Wdl::kWin;
+    draw |= w == Wdl::kDraw;
+  }
+  return draw ? Wdl::kDraw : Wdl::kLoss;
 }
 
 namespace {

@@ -89,7 +89,9 @@ class Database {
   // TableError naming the file when a table it reads is damaged (now, or when it was opened:
   // one of unreadable() under the subspace's name).
   ProbeResult probe(const Position& pos) const;
-  // Only the pure win/draw/loss: reads one value stream instead of all four.
+  // Only the pure win/draw/loss: reads one value stream instead of all four, and so answers
+  // from WDL-only tables (`morabaraba export --streams wdl`) too, where probe() and moves()
+  // throw TableError saying that distances are not in the folder.
   Wdl probe_wdl(const Position& pos) const;
 
   // Every legal move with the value it leads to, from the side to move, best first by `metric`
@@ -126,6 +128,9 @@ class Database {
   // when it still carries a bar, derived the same way; every bar it meets is one unit lower,
   // one ply from lapsing or stored, so the recursion ends.
   Entry barred_entry(const Position& pos) const;
+  // The pure value of a position with bars as entry() finds it, from the wdl streams only: the
+  // barred section's, or the best of its successors' values (the pure part of SuccessorFold).
+  Wdl barred_wdl(const Position& pos) const;
   // The ply-limit value at pos's count from the entry at count 0.
   ProbeResult at_count(const Entry& e, const Position& pos) const;
   // Throws for subspace `s`, which is not in the database: the unreadable file of its name

@@ -101,7 +101,9 @@ MORA_API const char* mora_rules_name(const mora_db* db);
 MORA_API int mora_herd(const mora_db* db);
 
 MORA_API mora_status mora_probe(const mora_db* db, const char* position, mora_result* result);
-/* Only the pure win/draw/loss (mora_wdl); the fastest probe. */
+/* Only the pure win/draw/loss (mora_wdl); the fastest probe, and the one a WDL-only folder
+ * (`morabaraba export --streams wdl`) answers: there the other probes fail with MORA_ERR_TABLE,
+ * saying that distances are not in the folder. */
 MORA_API mora_status mora_probe_wdl(const mora_db* db, const char* position, int* wdl);
 
 /* What "best" means for a move (docs/METRICS.md). Both order the moves' values from the side to

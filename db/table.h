@@ -54,6 +54,10 @@ struct TableHeader {
   std::uint64_t num_positions = 0;  // canonical positions, == SubspaceIndex::size()
   bool has_rule_part = false;       // rules.ply_limit > 0
   bool has_barred = false;          // the file ends with the barred section (docs/FORMAT.md)
+  // The value streams only, wdl and with the rule part the rule flag: a WDL-only table, as
+  // `morabaraba export --streams wdl` writes (export_wdl_table(), docs/FORMAT.md), which
+  // probe_wdl() reads and probe() and read() refuse.
+  bool wdl_only = false;
 };
 
 // The per-position value streams of a file (docs/FORMAT.md). The rule streams exist only in
@@ -137,10 +141,11 @@ class TableReader {
 
   const TableHeader& header() const;
   const std::filesystem::path& path() const;
+  // Throw TableError (that distances are not in this folder) on a WDL-only table.
   Entry probe(std::uint64_t index) const;
-  Wdl probe_wdl(std::uint64_t index) const;  // reads only the win/draw/loss part
   // Decodes entries [begin, begin + out.size()) in one pass (for solvers and verifiers).
   void read(std::uint64_t begin, std::span<Entry> out) const;
+  Wdl probe_wdl(std::uint64_t index) const;  // reads only the win/draw/loss part
   // The barred section (empty without one), decoded and checked on first use.
   std::span<const BarredEntry> barred() const;
   // The stored entry of a barred position; nullptr when the section does not hold it.
@@ -162,6 +167,12 @@ class TableReader {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// Writes to `to` the WDL-only table of the table at `from` (TableHeader::wdl_only): its value
+// streams, the rule flag where it has the rule part, and its barred section, which mssa-1's
+// probes of positions with bars read, whole; through TableWriter, so the file is written
+// atomically and checked like any table. Throws TableError naming the file at fault.
+void export_wdl_table(const std::filesystem::path& from, const std::filesystem::path& to);
 
 struct TableError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -21,6 +21,7 @@ namespace {
 constexpr std::size_t kNameBytes = 32;
 constexpr std::uint32_t kFlagRulePart = 1;
 constexpr std::uint32_t kFlagBarred = 2;
+constexpr std::uint32_t kFlagWdlOnly = 4;
 
 // Header field offsets (docs/FORMAT.md, "Header").
 constexpr std::size_t kOffVersion = 8, kOffHeaderBytes = 12, kOffHeaderChecksum = 16,
@@ -139,7 +140,8 @@ std::vector<StreamLayout> layout_of(const TableHeader& h, const TableTuning& t) 
     const bool rule_part = kind == TableStream::kRuleFlag || kind == TableStream::kPliesToMill;
     const bool value = kind == TableStream::kWdl || kind == TableStream::kRuleFlag;
     const std::uint32_t bp = value ? t.value_block_positions : t.distance_block_positions;
-    if (!rule_part || h.has_rule_part) s.push_back({kind, bp, blocks_of(h.num_positions, bp)});
+    if ((!rule_part || h.has_rule_part) && (value || !h.wdl_only))
+      s.push_back({kind, bp, blocks_of(h.num_positions, bp)});
   }
   return s;
 }
@@ -176,7 +178,9 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
   std::uint8_t* p = out.data();
   const std::size_t header_bytes = kFixedHeaderBytes + kStreamBytes * streams.size();
   std::memcpy(p, kMagic.data(), kMagic.size());
-  put<std::uint32_t>(p + kOffVersion, header.has_barred ? kVersion : kVersionWithoutBarred);
+  put<std::uint32_t>(p + kOffVersion, header.wdl_only     ? kVersionWdlOnly
+                                      : header.has_barred ? kVersion
+                                                          : kVersionWithoutBarred);
   put<std::uint32_t>(p + kOffHeaderBytes, static_cast<std::uint32_t>(header_bytes));
   put<std::uint64_t>(p + kOffPositions, header.num_positions);
   put<std::uint32_t>(p + kOffIndexScheme, kIndexScheme);
@@ -194,7 +198,8 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
   p[kOffPlyLimit + 2] = r.repetition_draw;
   p[kOffPlyLimit + 3] = static_cast<std::uint8_t>(r.mill_reforming);
   put<std::uint32_t>(p + kOffFlags, (header.has_rule_part ? kFlagRulePart : 0) |
-                                        (header.has_barred ? kFlagBarred : 0));
+                                        (header.has_barred ? kFlagBarred : 0) |
+                                        (header.wdl_only ? kFlagWdlOnly : 0));
   std::memcpy(p + kOffName, r.name.data(), r.name.size());
   put<std::uint32_t>(p + kOffNumStreams, static_cast<std::uint32_t>(streams.size()));
   p[kOffBoard] = static_cast<std::uint8_t>(r.board);
@@ -233,8 +238,8 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
   const auto version = get<std::uint32_t>(p + kOffVersion);
   const std::string versions_read = "this program reads versions " +
                                     std::to_string(kOldestVersion) + " to " +
-                                    std::to_string(kVersion);
-  if (version > kVersion)
+                                    std::to_string(kNewestVersion);
+  if (version > kNewestVersion)
     throw NewerTableVersion("format version " + std::to_string(version) +
                             ", written by a newer program or damaged; " + versions_read);
   if (version < kOldestVersion)
@@ -260,9 +265,10 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
   TableHeader& header = out.header;
   header.num_positions = get<std::uint64_t>(p + kOffPositions);
   const auto flags = get<std::uint32_t>(p + kOffFlags);
-  if (flags & ~(kFlagRulePart | kFlagBarred)) fail("unknown header flags");
+  if (flags & ~(kFlagRulePart | kFlagBarred | kFlagWdlOnly)) fail("unknown header flags");
   header.has_rule_part = flags & kFlagRulePart;
   header.has_barred = flags & kFlagBarred;
+  header.wdl_only = flags & kFlagWdlOnly;
   header.subspace = {p[kOffSubspace], p[kOffSubspace + 1], p[kOffSubspace + 2],
                      p[kOffSubspace + 3]};
   Rules& r = header.rules;
@@ -282,7 +288,11 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
   if (r.fingerprint() != get<std::uint64_t>(p + kOffFingerprint))
     fail("rule options do not match the rules fingerprint");
   if (header.has_barred && !stores_barred(r, header.subspace)) fail(barred_flag_error(header));
-  if (header.has_barred != (version >= kVersion))
+  if (header.wdl_only != (version == kVersionWdlOnly))
+    fail("format version " + std::to_string(version) +
+         (header.wdl_only ? " with the WDL-only flag, which version 5 introduced"
+                          : " without the WDL-only flag that it is written for"));
+  if (!header.wdl_only && header.has_barred != (version >= kVersion))
     fail("format version " + std::to_string(version) +
          (header.has_barred ? " with a barred section, which version 4 introduced"
                             : " without the barred section that it is written for"));
@@ -312,8 +322,8 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
     present[d[0]] = true;
     out.streams.push_back(s);
   }
-  const bool rule = header.has_rule_part;
-  if (!present[0] || !present[2] || present[1] != rule || present[3] != rule)
+  const bool rule = header.has_rule_part, full = !header.wdl_only;
+  if (!present[0] || present[2] != full || present[1] != rule || present[3] != (rule && full))
     fail("the streams do not match the header flags");
   m.resize(index_end);
   read_at(header_bytes, m.data() + header_bytes, index_end - header_bytes);

@@ -20,10 +20,12 @@ static_assert(std::endian::native == std::endian::little,
               "the format is little-endian and the code stores integers with memcpy");
 
 constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'T', 'B', 'L', '\x1a'};
-constexpr std::uint32_t kVersion = 4;  // the newest: written for tables with a barred section
+constexpr std::uint32_t kVersion = 4;               // written for full tables with a barred section
 constexpr std::uint32_t kVersionWithoutBarred = 3;  // written for the others, as before version 4
-constexpr std::uint32_t kOldestVersion = 1;         // the oldest the reader reads
-constexpr std::uint32_t kIndexScheme = 1;           // SubspaceIndex's ordering of positions
+constexpr std::uint32_t kVersionWdlOnly = 5;        // WDL-only tables, with a barred section or not
+constexpr std::uint32_t kNewestVersion = kVersionWdlOnly;
+constexpr std::uint32_t kOldestVersion = 1;  // the oldest the reader reads
+constexpr std::uint32_t kIndexScheme = 1;    // SubspaceIndex's ordering of positions
 constexpr std::size_t kFixedHeaderBytes = 112;
 constexpr std::size_t kStreamBytes = 32;  // one stream descriptor
 // A block index entry: version 1 offset (8), size (4), reserved (4), XXH64 (8); version 2

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "game/bar_text.h"
+#include "game/movegen.h"
 #include "game/text.h"
 
 namespace mora {
@@ -128,14 +129,24 @@ std::string to_string(const Position& pos, const Board& board) {
   return s;
 }
 
-Position parse_position(std::string_view text, int cows_per_player, const Board& board) {
+namespace {
+
+// `bars`: whether the rules have bars, which the error for the fields then mentions; without
+// them a bar field is refused here, naming `rules_name`.
+Position parse_fields(std::string_view text, int cows_per_player, const Board& board, bool bars,
+                      std::string_view rules_name) {
   const auto f = text::fields(text);
-  if (f.size() < 5 || f.size() > 7 || (f.size() > 5 && !is_bar_field(f[5])) ||
+  if (!bars && f.size() > 5 && is_bar_field(f[5]))
+    throw ParseError("rules '" + std::string(rules_name) + "' have no bars, got '" +
+                     std::string(f[5]) + "' in '" + std::string(text) + "'");
+  if (f.size() < 5 || f.size() > (bars ? 7 : 5) || (f.size() > 5 && !is_bar_field(f[5])) ||
       (f.size() > 6 && !is_bar_field(f[6])))
     throw ParseError("a position has 5 fields (" + part_layout(board) +
-                     " <side> <white in hand> <black in hand> <count>) and then a bar field for "
-                     "each player with a bar (bar:w:d1-d2-d3, bar:b:b4-b6), got " +
-                     std::to_string(f.size()) + " in '" + std::string(text) + "'");
+                     " <side> <white in hand> <black in hand> <count>)" +
+                     (bars ? " and then a bar field for each player with a bar (bar:w:d1-d2-d3, "
+                             "bar:b:b4-b6)"
+                           : "") +
+                     ", got " + std::to_string(f.size()) + " in '" + std::string(text) + "'");
   const auto parts = text::split(f[0], '/');
   const int expected = num_parts(board);
   if (static_cast<int>(parts.size()) != expected) {
@@ -181,13 +192,32 @@ Position parse_position(std::string_view text, int cows_per_player, const Board&
   return pos;
 }
 
+}  // namespace
+
+Position parse_position(std::string_view text, int cows_per_player, const Board& board) {
+  return parse_fields(text, cows_per_player, board, true, "");
+}
+
+Position parse_position(std::string_view text, const Rules& rules, int cows_per_player) {
+  const bool bars = rules.mill_reforming != MillReforming::kAllowed;
+  Position pos = parse_fields(text, cows_per_player ? cows_per_player : rules.cows_per_player,
+                              board_of(rules), bars, rules.name);
+  validate_bars(rules, pos);
+  return pos;
+}
+
+std::string count_of(std::uint64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + ' ' + std::string(n == 1 ? one : many);
+}
+
 void validate_position(const Position& pos, int cows_per_player, const Board& board) {
   static constexpr const char* kColourNames[] = {"white", "black"};
   for (Color c : {kWhite, kBlack})
     if (pos.total(c) > cows_per_player)
-      throw ParseError(std::string(kColourNames[c]) + " has " + std::to_string(pos.on_board(c)) +
-                       " cows on the board and " + std::to_string(pos.in_hand[c]) +
-                       " in hand, more than " + std::to_string(cows_per_player));
+      throw ParseError(std::string(kColourNames[c]) + " has " +
+                       count_of(pos.on_board(c), "cow", "cows") + " on the board and " +
+                       std::to_string(pos.in_hand[c]) + " in hand, more than " +
+                       std::to_string(cows_per_player));
   const int wh = pos.in_hand[kWhite], bh = pos.in_hand[kBlack];
   if (pos.placing()) {
     // White places first, so while placing White is to move with equal hands and Black with
@@ -201,7 +231,7 @@ void validate_position(const Position& pos, int cows_per_player, const Board& bo
     const int plies_played = 2 * cows_per_player - wh - bh;
     if (pos.plies_since_mill > plies_played)
       throw ParseError("the count " + std::to_string(pos.plies_since_mill) + " exceeds the " +
-                       std::to_string(plies_played) + " plies played");
+                       count_of(plies_played, "ply", "plies") + " played");
   }
   const Color waiting = opposite(pos.side_to_move);
   if (pos.total(waiting) < 3)

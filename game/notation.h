@@ -27,12 +27,19 @@ Move parse_move(const Game& game, const Position& pos, std::string_view text);
 std::string to_string(const Position& pos, const Board& board = Board::morabaraba());
 Position parse_position(std::string_view text, int cows_per_player = 12,
                         const Board& board = Board::morabaraba());
+// The same under `rules`: on their board, with their cows a player (or `cows_per_player`, a
+// herd, when not 0), and with bar fields only where they have bars (validate_bars()); the
+// errors mention bars only there.
+Position parse_position(std::string_view text, const Rules& rules, int cows_per_player = 0);
 // Throws ParseError unless `pos` could stand in a game: at most `cows_per_player` cows a colour,
 // hands that fit the side to move while placing (White places first), a count no larger than
 // the plies played while placing, the side not to move still with three cows or more, and bars
 // that could have arisen (validate_bars()).
 void validate_position(const Position& pos, int cows_per_player = 12,
                        const Board& board = Board::morabaraba());
+
+// `n` and its noun, singular for 1 ("1 ply", "2 plies"), for the counts in messages.
+std::string count_of(std::uint64_t n, std::string_view one, std::string_view many);
 
 // The board diagram of docs/RULES.md with the cows drawn in (W, B, '.' for an empty point), ranks
 // and files on its edges, then the side to move and the cows of each colour.

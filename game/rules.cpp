@@ -86,7 +86,7 @@ std::uint64_t Rules::fingerprint() const {
   return h;
 }
 
-std::string Rules::describe() const {
+std::string Rules::describe(bool with_herd) const {
   static constexpr const char* kScopes[] = {"all plies", "moving phase", "both at three",
                                             "either at three"};
   static constexpr const char* kReforming[] = {"allowed", "not the same mill next move",
@@ -95,7 +95,7 @@ std::string Rules::describe() const {
   out << "rules: " << name << '\n'
       << "  board: "
       << (board == BoardKind::kKoti ? "Koti, 25 points with the centre" : "24 points") << '\n'
-      << "  cows per player: " << cows_per_player << '\n'
+      << (with_herd ? "  cows per player: " + std::to_string(cows_per_player) + '\n' : "")
       << "  flying: " << (flying_at ? "at " + std::to_string(flying_at) + " cows" : "never") << '\n'
       << "  shots for a double mill: " << shots_per_double_mill << '\n'
       << "  shot: " << (shot_mandatory ? "mandatory" : "may be skipped") << '\n'

@@ -58,8 +58,9 @@ struct Rules {
   // A 64-bit fingerprint of every option but the name, for table headers (the traditional
   // board adds nothing, so that tables written before boards were an option keep theirs).
   std::uint64_t fingerprint() const;
-  // One line per option, for --help and the `info` tool.
-  std::string describe() const;
+  // One line per option, for --help and the `info` tool; without `with_herd` the cows per
+  // player are left out, for a database, whose tables serve every herd (its herd is its own).
+  std::string describe(bool with_herd = true) const;
 };
 
 }  // namespace mora

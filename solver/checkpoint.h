@@ -32,6 +32,7 @@
 
 #include "db/durable_file.h"
 #include "indexing/indexer.h"
+#include "solver/stop.h"
 
 namespace mora::solver {
 
@@ -136,13 +137,15 @@ std::optional<CheckpointHeader> load_checkpoint(const std::filesystem::path& fil
                                                 std::string& why);
 
 // When a unit saves its state: at the first safe point `seconds` after the last save (0: at
-// every one; negative: never).
+// every one; negative: never), and at once when a stop is requested (solver/stop.h), so that
+// the stop loses nothing.
 class CheckpointTimer {
  public:
   explicit CheckpointTimer(double seconds) : seconds_(seconds) {}
   bool due() const {
     return seconds_ >= 0 && std::chrono::duration<double>(Clock::now() - last_).count() >= seconds_;
   }
+  bool save_due() const { return seconds_ >= 0 && (stop_requested() || due()); }
   void restart() { last_ = Clock::now(); }
 
  private:

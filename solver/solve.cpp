@@ -15,10 +15,12 @@
 #include "db/database.h"
 #include "db/durable_file.h"
 #include "db/table.h"
+#include "game/notation.h"
 #include "solver/checkpoint.h"
 #include "solver/chunks.h"
 #include "solver/placing_solver.h"
 #include "solver/resource_usage.h"
+#include "solver/stop.h"
 #include "solver/unit_solver.h"
 
 namespace mora::solver {
@@ -204,6 +206,11 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
             "database folder '" + folder.string() + "' holds tables solved with rules '" +
             reader.header().rules.name + "' (" + file.path().filename().string() + "), not '" +
             rules.name + "'");
+      if (reader.header().wdl_only)
+        throw std::invalid_argument("database folder '" + folder.string() +
+                                    "' holds WDL-only tables (" + file.path().filename().string() +
+                                    ", written by export), which a solve cannot build on: solve "
+                                    "into a folder of full tables");
     } catch (const NewerTableVersion& e) {
       // Not an unfinished table to solve again: a newer program's work, or damage to look at.
       throw NewerTableVersion(std::string(e.what()) +
@@ -264,7 +271,11 @@ UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Sub
   const std::uint32_t groups = placing_groups(game.board(), unit);
   CheckpointTimer timer(options.checkpoint_seconds);
   solve_placing(game, unit, successors, entries, from, progress, [&](std::uint32_t done) {
-    if (done == groups || !timer.due()) return;
+    if (done == groups) return;
+    if (!timer.save_due()) {
+      stop_if_requested();
+      return;
+    }
     try {
       save_checkpoint(checkpoint,
                       {rules.fingerprint(), unit, 0, static_cast<std::int32_t>(done), 0},
@@ -275,6 +286,7 @@ UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Sub
       std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
     }
     timer.restart();
+    stop_if_requested();
   });
   clock.lap();
   TableWriter writer(folder / table_file_name(unit),
@@ -304,8 +316,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   Stopwatch clock;
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
-    if (!exits.find(e.mover, e.other))
-      exits.add(load_exit_table(game, folder, e));
+    if (!exits.find(e.mover, e.other)) exits.add(load_exit_table(game, folder, e));
   report.read_seconds = clock.lap();
   // The exits that set a bar are read through every finished table (docs/HISTORY.md).
   std::optional<Database> finished;
@@ -441,26 +452,30 @@ std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
     finished[u] = unit_finished(options.folder, options.rules, units[u], log);
     if (!finished[u]) to_solve += unit_size(board, units[u]);
   }
-  log << std::count(finished.begin(), finished.end(), false) << " of " << units.size()
-      << " units to solve (" << to_solve << " positions)" << std::endl;
+  const auto unsolved = std::count(finished.begin(), finished.end(), false);
+  if (options.progress)
+    log << unsolved << " of " << count_of(units.size(), "unit", "units") << " to solve ("
+        << count_of(to_solve, "position", "positions") << ')' << std::endl;
   RunProgress run(to_solve);
   DecodedTables decoded;
   for (std::size_t u = 0; u < units.size(); ++u) {
     std::ostringstream tag;
     tag << '[' << u + 1 << '/' << units.size() << "] ";
+    UnitReport r;
     if (finished[u]) {
       // A run killed between writing the tables and removing the scratch files left them.
       remove_scratch_files(options.folder, units[u]);
-      log << tag.str() << units[u].name() << ": finished before\n";
-      UnitReport skipped;
-      skipped.unit = units[u];
-      skipped.skipped = true;
-      reports.push_back(skipped);
-      continue;
+      if (options.progress) log << tag.str() << units[u].name() << ": finished before\n";
+      r.unit = units[u];
+      r.skipped = true;
+    } else {
+      stop_if_requested();
+      r = solve_unit(options, units[u], progress, decoded);
+      if (options.progress)
+        log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     }
-    const UnitReport r = solve_unit(options, units[u], progress, decoded);
-    log << tag.str() << describe(r) << "; " << run.after(r.positions) << std::endl;
     reports.push_back(r);
+    if (options.on_unit) options.on_unit(r);
   }
   return reports;
 }

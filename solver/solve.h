@@ -42,16 +42,6 @@ bool count_runs(const Game& game, Subspace s);
 // Throws std::invalid_argument when the rules cannot be solved exactly by this solver.
 void check_solvable(const Rules& rules);
 
-struct SolveOptions {
-  std::filesystem::path folder;
-  Rules rules;
-  std::vector<Subspace> targets;
-  bool progress = true;
-  // A unit saves its state at the first safe point this long after the last save (0: at every
-  // one; negative: never), so that a killed run loses at most about this much of it.
-  double checkpoint_seconds = 300;
-};
-
 struct UnitReport {
   Subspace unit;
   std::uint64_t positions = 0;
@@ -69,9 +59,23 @@ struct UnitReport {
   std::string resumed_from;            // where a checkpoint let it resume, if one did
 };
 
+struct SolveOptions {
+  std::filesystem::path folder;
+  Rules rules;
+  std::vector<Subspace> targets;
+  // Progress lines within units and a line per unit on the log; warnings and errors are
+  // written either way.
+  bool progress = true;
+  // A unit saves its state at the first safe point this long after the last save (0: at every
+  // one; negative: never), so that a killed run loses at most about this much of it.
+  double checkpoint_seconds = 300;
+  // Called after each unit, solved or found finished (for machine-readable reports).
+  std::function<void(const UnitReport&)> on_unit = nullptr;
+};
+
 // Prepares `folder` for solving with `rules`: creates it, and throws std::invalid_argument if
-// it holds tables of other rules, NewerTableVersion if it holds one of a format version this
-// program does not read (before anything is changed).
+// it holds tables of other rules or WDL-only tables (export), NewerTableVersion if it holds one
+// of a format version this program does not read (before anything is changed).
 void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std::ostream& log);
 // Whether every table of `unit` is in `folder`, complete, with intact checksums and `rules`.
 bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
@@ -88,8 +92,10 @@ UnitReport solve_unit(const SolveOptions& options, Subspace unit, Progress& prog
 // resumption.
 std::string describe(const UnitReport& report);
 
-// Solves what is not finished yet. `log` gets one line per unit. Throws on bad input (tables
-// of other rules in the folder) before changing anything.
+// Solves what is not finished yet. `log` gets the warnings and, with options.progress, one
+// line per unit. Throws on bad input (tables of other rules in the folder) before changing
+// anything, and Stopped (solver/stop.h) at the first safe point after a stop was requested:
+// between units, or inside a moving unit where it writes checkpoints.
 std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log);
 
 }  // namespace mora::solver

@@ -13,6 +13,7 @@
 #include "solver/checkpoint.h"
 #include "solver/chunks.h"
 #include "solver/solve.h"
+#include "solver/stop.h"
 
 namespace mora::solver {
 namespace {
@@ -168,7 +169,10 @@ std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
 }
 
 void UnitSolver::save_if_due(Part part, int next_layer) {
-  if (!checkpoint_timer_.due()) return;
+  if (!checkpoint_timer_.save_due()) {
+    stop_if_requested();
+    return;
+  }
   std::vector<std::span<const std::byte>> out;
   std::uint64_t bytes = 0;
   for (auto a : arrays()) {
@@ -186,6 +190,7 @@ void UnitSolver::save_if_due(Part part, int next_layer) {
     std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
   }
   checkpoint_timer_.restart();
+  stop_if_requested();
 }
 
 void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {

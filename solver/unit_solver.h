@@ -76,7 +76,9 @@ class UnitSolver {
   // that a mill of either side leads to. The scratch file of the ply-limit part and the
   // checkpoint (solver/checkpoint.h) go to `scratch_folder`: a checkpoint is saved at the first
   // safe point (between layers) `checkpoint_seconds` after the previous one or the start
-  // (never when negative), and solve() resumes from a usable one it finds there.
+  // (never when negative), and solve() resumes from a usable one it finds there. A stop
+  // requested meanwhile (solver/stop.h) saves one at the next safe point, unless checkpoints
+  // are off, and throws Stopped there.
   // `barred_exits` derives the exits that set a bar (house-003): the finished tables, needed
   // for those rules wherever the unit has exits.
   UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits, Progress& progress,
@@ -168,6 +170,8 @@ class UnitSolver {
     int layer;
   };
   std::optional<ResumePoint> restore();
+  // At a safe point: saves a checkpoint when one is due or a stop is requested, then stops if
+  // one is.
   void save_if_due(Part part, int next_layer);
   std::vector<std::span<std::byte>> arrays();
   // Sizes the arrays of `part` (pure_start only for the ply-limit part).

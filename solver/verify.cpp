@@ -61,7 +61,7 @@ std::string describe(RuleWdl rule, int plies) {
   static constexpr const char* kNames[] = {"loss", "blessed loss", "draw", "cursed win", "win"};
   std::string s = kNames[static_cast<int>(rule)];
   if (rule == RuleWdl::kWin || rule == RuleWdl::kLoss)
-    s += " with " + std::to_string(plies) + " plies to the next mill";
+    s += " with " + count_of(plies, "ply", "plies") + " to the next mill";
   return s;
 }
 

@@ -198,6 +198,25 @@ TEST(CApi, BarredPositionsOfMssa1) {
                           "W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7");
 }
 
+// A WDL-only folder (`export --streams wdl` of the fixture's morabaraba/) answers the pure
+// value as its source does, and refuses a full probe saying that distances are not in it.
+TEST(CApi, WdlOnlyFolder) {
+  Db full(probe_db("morabaraba")), wdl(probe_db("morabaraba-wdl"));
+  ASSERT_EQ(full.status, MORA_OK) << mora_last_error();
+  ASSERT_EQ(wdl.status, MORA_OK) << mora_last_error();
+  std::mt19937 rng(7);
+  for (const std::string& pos : random_positions(rng, 300)) {
+    int want = -1, got = -1;
+    ASSERT_EQ(mora_probe_wdl(full.db, pos.c_str(), &want), MORA_OK) << mora_last_error();
+    ASSERT_EQ(mora_probe_wdl(wdl.db, pos.c_str(), &got), MORA_OK) << mora_last_error();
+    EXPECT_EQ(got, want) << pos;
+  }
+  mora_result r;
+  EXPECT_EQ(mora_probe(wdl.db, kWin3, &r), MORA_ERR_TABLE);
+  EXPECT_NE(std::strstr(mora_last_error(), "distances are not in this folder"), nullptr)
+      << mora_last_error();
+}
+
 TEST(CApi, ReportsErrors) {
   mora_db* db = reinterpret_cast<mora_db*>(1);
   const char* missing[] = {"/nonexistent/db"};

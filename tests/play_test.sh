@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `morabaraba play` driven through stdin on the herd-3 fixture (ctest play): the player follows
 # the best line that `probe --json --line` gives, so the database's replies must be the line's
-# other moves and the game must end as the probe says; illegal moves are explained, the value
-# is shown on request, a move is taken back.
+# other moves and the game must end as the probe says; illegal moves are explained (once), the
+# value is shown on request, a move is taken back, during the game and after it.
 #   play_test.sh MORABARABA DB_ROOT
 set -euo pipefail
 mora=$1 db=$2/herd3-morabaraba
@@ -42,17 +42,29 @@ for ((i = 1; i < ${#line[@]}; i += 2)); do
   grep -q "I play ${line[i]}\$" <<<"$out" || fail "the reply ${line[i]} is not played"
 done
 grep -q "^game over: Black is down to two cows and has lost" <<<"$out" || fail "no game over"
-[ "$(tail -1 <<<"$out")" = "You win." ] || fail "last line '$(tail -1 <<<"$out")', not 'You win.'"
+grep -A1 "^You win.$" <<<"$out" | grep -q "^Type 'back' to take your last move back, or 'quit'" ||
+  fail "no 'You win.' and how to go on after the game"
 [ "$(grep -c '^I play' <<<"$out")" -eq 5 ] || fail "not 5 replies (one taken back and replayed)"
 
 out=$(play_line black 1) || fail "play --side black: exit $?"
 grep -q "I play ${line[0]}\$" <<<"$out" || fail "as white, the database does not open ${line[0]}"
-[ "$(tail -1 <<<"$out")" = "I win." ] || fail "--side black: last line not 'I win.'"
+grep -q "^I win.$" <<<"$out" || fail "--side black: no 'I win.'"
+
+# After the game is over, 'back' takes the last move back and the game goes on: the last move
+# played again ends it a second time; 'quit' then leaves.
+out=$({
+  for ((i = 0; i < ${#line[@]}; i += 2)); do echo "${line[i]}"; done
+  printf '%s\n' e4 back "${line[8]}" quit
+} | "$mora" play --db "$db" --side white) || fail "back after the game: exit $?"
+[ "$(grep -c '^game over: Black is down to two cows' <<<"$out")" -eq 2 ] ||
+  fail "back after the game over did not take the move back: $out"
+grep -q "the game is over: 'back' or 'quit'" <<<"$out" || fail "a move after the game not refused"
 
 # A move that closes a mill without its shot is explained.
 out=$(printf 'g4-g7\nquit\n' | "$mora" play --db "$db" --position 'WW.W..../BBB...../........ w 0 0 0')
-grep -q "illegal: .*it closes a mill: name the cow you shoot too, as in g4-g7x" <<<"$out" ||
-  fail "a mill without its shot not explained: $out"
+[ "$(grep -Ec "(forms|closes) a mill" <<<"$out")" -eq 1 ] &&
+  grep -q "illegal: 'g4-g7' forms a mill: write its shot, as in 'g4-g7x" <<<"$out" ||
+  fail "a mill without its shot not explained once: $out"
 status=0
 out=$("$mora" play --db "$db" --side purple 2>&1) || status=$?
 [ "$status" -eq 2 ] && grep -q "white or black" <<<"$out" || fail "--side purple: $status $out"

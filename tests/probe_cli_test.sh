@@ -61,7 +61,18 @@ expect_error "$herd3" 'WWWW..../BBB...../........ w 0 0 0' 'subspace 4v3 is not 
 expect_error "$moving" "$start" 'the database holds the moving phase only'
 expect_error "$msa" '......../......../........ w 3 3 1' 'the count must be 0 while placing'
 
+# A field too many: bars are mentioned only under presets that have them.
+expect_error "$moving" 'W.W...../B.B...../........ w 0 0 0 zz' "<count>), got 6 in"
+expect_error "$moving" 'W.W...../B.B...../........ w 0 0 0 bar:w:a7-d7-g7' \
+  "rules 'morabaraba' have no bars, got 'bar:w:a7-d7-g7'"
+expect_error "$root/mssa-1" 'W.W...../B.B...../........ w 0 0 0 zz' \
+  '<count>) and then a bar field for each player with a bar'
+
 expect_output "info of the herd-3 folder" '^whole game: herd 3 ' "$mora" info --db "$herd3"
+out=$("$mora" info --db "$herd3") || fail "info: exit $?"
+grep -q 'cows per player' <<<"$out" && fail "info names the preset's cows per player beside the herd"
+grep -q "^whole game: herd 3 (placing positions of every herd up to 3; the preset's is 12)$" \
+  <<<"$out" || fail "info: no one true line on the herd: $out"
 expect_output "info lists placing subspaces" '^2v3\+1\+0 +1\+0 +425040 ' "$mora" info --db "$herd3"
 expect_output "info lists moving subspaces" '^3v3 +- +2691920 ' "$mora" info --db "$herd3"
 expect_output "info of a moving-only folder" '^whole game: none' "$mora" info --db "$moving"
@@ -101,6 +112,18 @@ status=0
 out=$("$mora" probe --db "$max7" --pure "$parting" 2>&1) || status=$?
 [ "$status" -ne 0 ] && grep -q -- '--pure goes with --moves or --line' <<<"$out" ||
   fail "probe --pure alone: exit $status: $out"
+# The WDL-only export of herd3-morabaraba (the fixture's, `export --streams wdl`): probe --wdl
+# answers as the source does, text and JSON; a full probe is refused saying why.
+wdl=$root/herd3-morabaraba-wdl
+positions=$(printf '%s\n' "$start" 'W......./......../........ b 2 3 0' 'WWW...../.B....B./.....B.. w 0 0 0' \
+  'WW.W..../BBB...../........ w 0 0 0' '.W....B./W......./B....... b 1 2 0')
+[ "$("$mora" probe --db "$wdl" --wdl <<<"$positions")" = "$("$mora" probe --db "$herd3" --wdl <<<"$positions")" ] ||
+  fail "probe --wdl of the export differs from the source's"
+[ "$("$mora" probe --db "$wdl" --wdl --json <<<"$positions")" = \
+  "$("$mora" probe --db "$herd3" --json <<<"$positions" | sed -E 's/^\{.*"position":("[^"]*").*"value":("[a-z]+").*$/{"position":\1,"value":\2}/')" ] ||
+  fail "probe --wdl --json of the export is not the source's value"
+expect_error "$wdl" "$start" 'distances are not in this folder'
+expect_output "check of the export" '^checked 7 files .*: 0 bad$' "$mora" check --db "$wdl"
 
 # The Koti board: the centre is a fourth part of the board field; a string of the other board
 # is refused with a message that says which board it is for.

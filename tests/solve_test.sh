@@ -2,7 +2,8 @@
 # Killed and restarted solves, and morabaraba-mpi on one machine, against a single-process run
 # (ctest; the MPI modes when MPI is found).
 #   solve_test.sh MORABARABA WORKDIR MODE [MORABARABA_MPI MPIEXEC]
-# MODE reference: `morabaraba solve` of the target into WORKDIR/reference (the fixture).
+# MODE reference: `morabaraba solve -q` of the target into WORKDIR/reference (the fixture),
+# which must print its summary line only.
 # MODE kill: `morabaraba solve` is killed once its first table is written, then started again
 # with the same command; it must keep what was finished, end with the same files and leave
 # no temporary file behind.
@@ -19,6 +20,9 @@
 # MODE swapped-tables: the reference with 3v4.mtb and 4v3.mtb swapped and 4v4.mtb removed;
 # MODE copied-table: with 3v3.mtb copied over 4v3.mtb. The solve must refuse each table that
 # its header says is another subspace's, naming both, solve it again and end with the reference.
+# MODE sigint, sigterm: the same, with the signal instead of a kill: the run must stop within
+# seconds with status 130 or 143 and say so, keep its checkpoint, and the restart resume from
+# it. SIGINT is sent to a background job, whose shell ignores it (the solver takes it over).
 # MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte.
 # MODE kill-all, kill-rank: a 2-rank run is killed once its first table is written (every
 # process of the job, or one rank, after which mpirun must end the others), then started again
@@ -119,16 +123,17 @@ check_refused() {
 # After the restart of a killed run: the finished tables were kept, the result is the
 # reference, and no temporary file is left.
 check_restart() {
-  [ "$(ls "$db"/*.mtb | wc -l)" -lt "$(ls "$work"/reference/*.mtb | wc -l)" ] ||
+  [ "$(ls "$db" | grep -c '\.mtb$')" -lt "$(ls "$work"/reference/*.mtb | wc -l)" ] ||
     fail "killed too late: every table was written"
   "$@" >>"$db.log" 2>&1 || fail "the second run failed"
-  if [ "$mode" = kill-checkpoint ]; then
-    grep -q "resumed from its checkpoint" "$db.log" || fail "the second run did not resume"
+  if [[ $mode == kill-checkpoint || $mode == sig* ]]; then
+    # -q leaves the unit lines out; the restart's --json reports where each unit resumed.
+    grep -q '"resumed_from":"' "$db.log" || fail "the second run did not resume"
   elif [ "$mode" = kill-placing-checkpoint ]; then
-    grep -q "+.*resumed from its checkpoint at the group" "$db.log" ||
+    grep -q '"resumed_from":"group ' "$db.log" ||
       fail "the second run did not resume the placing subspace"
   else
-    grep -Eq "[1-9][0-9]* were finished before" "$db.log" ||
+    grep -Eq "[1-9][0-9]* (was|were) finished before" "$db.log" ||
       fail "the second run did not keep the finished tables"
   fi
   same_as_reference
@@ -137,7 +142,10 @@ check_restart() {
 
 case $mode in
   reference)
-    "${solve_one[@]}"
+    # -q: the summary line and nothing else, on stdout or stderr.
+    "${solve_one[@]}" >"$db.log" 2>&1 || fail "failed"
+    [ "$(wc -l <"$db.log")" -eq 1 ] && grep -Eq '^solved 30 units .*; peak RSS [0-9]+ MiB$' "$db.log" ||
+      fail "-q printed more or other than the summary line"
     ;;
   np2 | np3)
     solve_mpi "${mode#np}" >"$db.log" 2>&1 || fail "failed"
@@ -157,7 +165,7 @@ case $mode in
     else
       kill_after_first_table $! "3v4+1+0.checkpoint"
     fi
-    check_restart "${solve_one[@]}"
+    check_restart "${solve_one[@]}" --json
     ;;
   damaged-scratch | old-scratch)
     solve_one+=(--checkpoint-minutes 0)
@@ -195,6 +203,42 @@ case $mode in
       grep -q "^warning: .*$r; solving it again" "$db.log" || fail "no warning: $r"
     done
     same_as_reference
+  sigint | sigterm)
+    solve_one+=(--checkpoint-minutes 0)
+    "${solve_one[@]}" >>"$db.log" 2>&1 &
+    job=$!
+    for ((i = 0; i < 600; ++i)); do
+      compgen -G "$db/*.checkpoint" >/dev/null && break
+      sleep 0.1
+    done
+    compgen -G "$db/*.checkpoint" >/dev/null || fail "no checkpoint after 60 s"
+    signal=${mode#sig}
+    kill -"${signal^^}" "$job"
+    for ((i = 0; i < 100; ++i)); do
+      kill -0 "$job" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$job" 2>/dev/null; then
+      kill -KILL "$job"
+      fail "still running 10 s after SIG${signal^^}"
+    fi
+    status=0
+    wait "$job" || status=$?
+    expected=$([ "$mode" = sigint ] && echo 130 || echo 143)
+    [ "$status" -eq "$expected" ] || fail "exit status $status after SIG${signal^^}, not $expected"
+    grep -q "stopped by signal SIG${signal^^}; the same command continues" "$db.log" ||
+      fail "no message on stopping"
+    compgen -G "$db/*.checkpoint" >/dev/null || fail "the checkpoint was not kept"
+    check_restart "${solve_one[@]}" --json
+    # The summary's peak is the whole run's: at least every unit's.
+    python3 -c '
+import json, sys
+objects = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+units = [o for o in objects if o["type"] == "unit" and not o["finished_before"]]
+summary = objects[-1]
+assert summary["type"] == "summary" and summary["stopped_by"] is None, summary
+assert units and summary["peak_rss_bytes"] >= max(u["peak_rss_bytes"] for u in units), summary
+' "$db.log" || fail "the --json summary lacks the peak of the whole run"
     ;;
   kill-all | kill-rank)
     # Not a process-group kill: Open MPI puts each rank in a group of its own.

@@ -23,7 +23,7 @@ int run_index(const std::vector<std::string>& args) {
   if (vm->count("position")) {
     if (vm->count("subspace") || vm->count("index"))
       throw po::error("give either --position, or --subspace with --index");
-    const Position pos = parse_position((*vm)["position"].as<std::string>(), cows, board);
+    const Position pos = parse_position((*vm)["position"].as<std::string>(), game.rules());
     if (!pos.bars[kWhite].none() || !pos.bars[kBlack].none())
       throw po::error("indices number the boards of positions without bars; drop the bar fields");
     const Color us = pos.side_to_move, them = opposite(us);

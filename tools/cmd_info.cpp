@@ -15,13 +15,14 @@ std::string whole_game_line(const Database& db) {
   const int herd = db.herd();
   int beyond = 0;
   for (const Subspace& s : db.subspaces()) beyond += !s.moving_phase() && s.herd() > herd;
-  std::string line = herd == 0 ? "whole game: none (moving phase only)"
+  std::string line = herd == 0 ? "whole game: none (the moving phase only, of every herd)"
                                : "whole game: herd " + std::to_string(herd) +
                                      " (placing positions of every herd up to " +
-                                     std::to_string(herd) + ")";
+                                     std::to_string(herd) + "; the preset's is " +
+                                     std::to_string(db.rules().cows_per_player) + ")";
   if (beyond > 0)
-    line += "; " + std::to_string(beyond) + " placing subspaces answer nothing yet (herd " +
-            std::to_string(herd == 0 ? 3 : herd + 1) + " is not complete)";
+    line += "; " + count_of(beyond, "placing subspace answers", "placing subspaces answer") +
+            " nothing yet (herd " + std::to_string(herd == 0 ? 3 : herd + 1) + " is not complete)";
   return line;
 }
 
@@ -32,7 +33,7 @@ std::string in_hand(const Subspace& s) {
 }
 
 void print_header(const Database& db) {
-  std::cout << db.rules().describe() << whole_game_line(db)
+  std::cout << db.rules().describe(false) << whole_game_line(db)
             << "\n\nsubspace   in hand    positions    canonical          win       draw"
                "         loss  max win  max loss   bytes  bits/pos   (wdl  flag  dist  ptm)\n";
 }

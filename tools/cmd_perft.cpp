@@ -22,9 +22,8 @@ int run_perft(const std::vector<std::string>& args) {
   const Game game(rules_from(*vm));
   const int herd = herd_from(*vm);
   const Position pos = vm->count("position")
-                           ? parse_position((*vm)["position"].as<std::string>(), herd, game.board())
+                           ? parse_position((*vm)["position"].as<std::string>(), game.rules(), herd)
                            : Position::start(herd);
-  validate_bars(game.rules(), pos);
   for (int d = 1; d <= depth; ++d) std::cout << "perft " << d << ' ' << perft(game, pos, d) << '\n';
   return 0;
 }

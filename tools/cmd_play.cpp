@@ -1,4 +1,5 @@
 #include <iostream>
+#include <optional>
 
 #include "db/database.h"
 #include "game/notation.h"
@@ -30,13 +31,9 @@ std::string move_list(const Database& db, const Position& pos) {
   return list;
 }
 
-// Why `text` is not a legal move at `pos`, beyond what the parser says.
-std::string why_illegal(const Database& db, const Position& pos, const std::string& text) {
-  for (const auto& [m, v] : db.moves(pos)) {
-    const std::string legal = to_string(db.game().board(), m);
-    if (legal.starts_with(text + 'x'))
-      return "it closes a mill: name the cow you shoot too, as in " + legal;
-  }
+// Why `text` is not a legal move at `pos`, beyond what the parser says (which explains a mill
+// without its shot itself).
+std::string why_illegal(const Position& pos, const std::string& text) {
   if (pos.in_hand[pos.side_to_move] > 0 && text.find('-') != std::string::npos)
     return "you still have cows in hand: place one on an empty point, as in d6";
   if (pos.in_hand[pos.side_to_move] == 0 && text.find('-') == std::string::npos)
@@ -62,7 +59,8 @@ class Match {
         std::cout << "game over: " << game_over_reason(game_, pos, o) << '\n';
         if (o != Outcome::kDraw)
           std::cout << (pos.side_to_move != human_ ? "You win.\n" : "I win.\n");
-        return;
+        if (!after_game_over()) return;
+        continue;
       }
       if (pos.side_to_move != human_) {
         const Move m = *db_.best_move(pos);
@@ -75,21 +73,40 @@ class Match {
   }
 
  private:
-  // Reads commands until a move is played (true) or the player leaves (false).
-  bool human_turn(const Position& pos) {
+  // The next command typed after `prompt`, trimmed and not empty; nullopt at the end of input.
+  static std::optional<std::string> read_command(const std::string& prompt) {
     std::string line;
     while (true) {
-      std::cout << colour_name(human_) << " to move> " << std::flush;
+      std::cout << prompt << "> " << std::flush;
       if (!std::getline(std::cin, line)) {
         std::cout << "\n";
-        return false;
+        return std::nullopt;
       }
       const auto words = line.find_first_not_of(" \t");
-      const std::string text = words == std::string::npos
-                                   ? ""
-                                   : line.substr(words, line.find_last_not_of(" \t\r") - words + 1);
-      if (text.empty()) continue;
-      if (text == "quit") return false;
+      if (words != std::string::npos)
+        return line.substr(words, line.find_last_not_of(" \t\r") - words + 1);
+    }
+  }
+
+  // Once the game is over: 'back' takes the last move back (true), 'quit' or the end of input
+  // leaves (false).
+  bool after_game_over() {
+    std::cout << "Type 'back' to take your last move back, or 'quit' to leave.\n";
+    while (const auto text = read_command("game over")) {
+      if (*text == "quit") return false;
+      if (*text == "back" && take_back()) return true;
+      std::cout << (*text == "back" ? "nothing to take back: 'quit' to leave\n"
+                                    : "the game is over: 'back' or 'quit'\n");
+    }
+    return false;
+  }
+
+  // Reads commands until a move is played (true) or the player leaves (false).
+  bool human_turn(const Position& pos) {
+    while (true) {
+      const auto command = read_command(std::string(colour_name(human_)) + " to move");
+      if (!command || *command == "quit") return false;
+      const std::string& text = *command;
       if (text == "help") {
         std::cout << kHelp;
       } else if (text == "value") {
@@ -109,7 +126,7 @@ class Match {
           history_.push_back(game_.make(pos, parse_move(game_, pos, text)));
           return true;
         } catch (const ParseError& e) {
-          const std::string why = why_illegal(db_, pos, text);
+          const std::string why = why_illegal(pos, text);
           std::cout << "illegal: " << e.what() << (why.empty() ? "" : "; " + why)
                     << "\nlegal moves: " << move_list(db_, pos) << '\n';
         }
@@ -142,12 +159,14 @@ int run_play(const std::vector<std::string>& args) {
                         "the colour you play: white or black")(
       "position", po::value<std::string>(),
       "the position to start from (default: the start of the database's herd)");
-  auto vm = parse("play",
-                  "--db DIR [--side white|black] [--position P]\n\n"
-                  "A game in the terminal against perfect play from the database. Moves are\n"
-                  "typed in the notation of docs/RULES.md; 'help' lists the other commands:\n"
-                  "value, hint, moves (the legal moves), back (take a move back) and quit.",
-                  options, args);
+  auto vm =
+      parse("play",
+            "--db DIR [--side white|black] [--position P]\n\n"
+            "A game in the terminal against perfect play from the database. Moves are\n"
+            "typed in the notation of docs/RULES.md; 'help' lists the other commands: value,\n"
+            "hint, moves (the legal moves), back (take a move back) and quit. At the\n"
+            "end of the game, 'back' takes your last move back and 'quit' leaves.",
+            options, args);
   if (!vm) return 0;
   const std::string side = (*vm)["side"].as<std::string>();
   if (side != "white" && side != "black")
@@ -155,8 +174,7 @@ int run_play(const std::vector<std::string>& args) {
   const Database db(database_folders(*vm));
   Position start;
   if (vm->count("position")) {
-    start = parse_position((*vm)["position"].as<std::string>(), db.rules().cows_per_player,
-                           db.game().board());
+    start = parse_position((*vm)["position"].as<std::string>(), db.rules());
   } else if (db.herd() > 0) {
     start = Position::start(db.herd());
   } else {

@@ -31,7 +31,9 @@ int run_probe(const std::vector<std::string>& args) {
   po::options_description options("probe options");
   add_database_option(options);
   options.add_options()("json", "one JSON object per line")(
-      "moves", "also list every legal move with its value, best first")(
+      "wdl",
+      "only the pure win/draw/loss: the fastest probe, and the one a WDL-only folder (export) "
+      "answers")("moves", "also list every legal move with its value, best first")(
       "line",
       "also print the best line: under the rules (a cursed win's line may stop at a repeated "
       "position), or to the end of the game with --pure")(
@@ -41,19 +43,20 @@ int run_probe(const std::vector<std::string>& args) {
       "position", po::value<std::vector<std::string>>(), "positions (else one per line on stdin)");
   po::positional_options_description positional;
   positional.add("position", -1);
-  auto vm = parse("probe",
-                  "--db DIR [--json] [--moves] [--line] [--pure] [POSITION ...]\n\n"
-                  "Looks positions up in a solved database. A position is a position string\n"
-                  "(docs/RULES.md), quoted as one argument; without positions, reads one per line.\n"
-                  "A bad line gets an error for that line and the batch goes on.\n\n"
-                  "Best moves (docs/METRICS.md). Under the ply limit: the rule value at the\n"
-                  "position's count first, then for a win the fewest plies to the next mill,\n"
-                  "for a loss the most, then the pure order. By pure distance: the fastest win,\n"
-                  "then draws, then the slowest loss, then the rule's order. Moves equal in both\n"
-                  "go by their points in the position string's order (from, to, shot). Every\n"
-                  "answer names both best moves (JSON: best_move, best_move_pure); without a ply\n"
-                  "limit they are the same.",
-                  options, args, &positional);
+  auto vm =
+      parse("probe",
+            "--db DIR [--json] [--wdl | --moves | --line] [--pure] [POSITION ...]\n\n"
+            "Looks positions up in a solved database. A position is a position string\n"
+            "(docs/RULES.md), quoted as one argument; without positions, reads one per line.\n"
+            "A bad line gets an error for that line and the batch goes on.\n\n"
+            "Best moves (docs/METRICS.md). Under the ply limit: the rule value at the\n"
+            "position's count first, then for a win the fewest plies to the next mill,\n"
+            "for a loss the most, then the pure order. By pure distance: the fastest win,\n"
+            "then draws, then the slowest loss, then the rule's order. Moves equal in both\n"
+            "go by their points in the position string's order (from, to, shot). Every\n"
+            "answer names both best moves (JSON: best_move, best_move_pure); without a ply\n"
+            "limit they are the same.",
+            options, args, &positional);
   if (!vm) return 0;
   const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const Database db(folders);
@@ -66,9 +69,21 @@ int run_probe(const std::vector<std::string>& args) {
   const std::string order = db.rules().ply_limit == 0 ? ""
                             : pure                    ? " by pure distance"
                                                       : " under the ply limit";
+  const bool wdl_only = vm->count("wdl");
+  if (wdl_only && (with_moves || with_line))
+    throw po::error("--wdl probes the value alone: without --moves and --line");
   int failures = 0;
   auto answer = [&](const std::string& text) {
     try {
+      if (wdl_only) {
+        require_utf8(text);
+        const char* value = wdl_name(db.probe_wdl(parse_position(text, db.rules())));
+        if (json)
+          std::cout << dump_line({{"position", text}, {"value", value}}) << '\n';
+        else
+          std::cout << text << ": " << value << '\n';
+        return;
+      }
       if (json) {
         std::cout << dump_line(answer_json(db, text,
                                            {.moves = with_moves, .line = with_line, .pure = pure}))
@@ -76,7 +91,7 @@ int run_probe(const std::vector<std::string>& args) {
         return;
       }
       require_utf8(text);
-      const Position pos = parse_position(text, db.rules().cows_per_player, board);
+      const Position pos = parse_position(text, db.rules());
       const ProbeResult r = db.probe(pos);
       const auto ranked = db.moves(pos, metric);
       std::cout << text << ": " << to_text(r) << best_moves_text(board, ranked) << '\n';

@@ -43,7 +43,7 @@ int run_show(const std::vector<std::string>& args) {
   const int cows = herd_from(*vm);
   const Board& board = game.board();
   const Position pos = vm->count("position")
-                           ? parse_position((*vm)["position"].as<std::string>(), cows, board)
+                           ? parse_position((*vm)["position"].as<std::string>(), game.rules(), cows)
                            : parse_sanmill_fen((*vm)["sanmill"].as<std::string>(), cows, board);
   validate_bars(game.rules(), pos);
   std::cout << diagram(board, pos) << "position: " << to_string(pos, board) << '\n';

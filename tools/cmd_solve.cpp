@@ -2,13 +2,19 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
+#include "game/notation.h"
+#include "solver/resource_usage.h"
+#include "solver/stop.h"
 #include "tools/options.h"
 
 namespace mora::tools {
 
-std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::string>& args) {
+std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::string>& args,
+                                                        bool* json) {
   po::options_description options("solve options");
   options.add_options()("db", po::value<std::string>()->required(),
                         "database folder (created if missing; finished tables are kept)")(
@@ -23,24 +29,36 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
       "checkpoint-minutes", po::value<double>()->default_value(5),
       "save a unit's state this often (at the first layer boundary after the time is up), so "
       "that a killed run loses at most about this much of the unit; 0: at every layer")(
-      "quiet,q", "no progress lines on stderr");
+      "quiet,q", "only warnings, errors and the final summary (no progress or unit lines)");
+  if (json)
+    options.add_options()("json",
+                          "on stdout, one JSON object per unit and a summary instead of the "
+                          "summary line");
   add_rules_option(options);
   add_herd_option(options);
-  auto vm = parse("solve",
-                  "--db DIR [--rules R] (--max-total N | --subspace S | --whole-game [--herd N])\n"
-                  "       [--threads T] [--checkpoint-minutes M] [-q]\n\n"
-                  "Solves the moving and flying phase by retrograde analysis, unit by unit in\n"
-                  "dependency order, and with --whole-game the placing phase after it, fewest\n"
-                  "cows in hand first: exact values and distances, and the values under the\n"
-                  "preset's ply limit. A killed run started again continues where it stopped.\n"
-                  "Nothing found in the folder is trusted unchecked: a table whose header is not\n"
-                  "the subspace of its name, or a damaged one, is solved again; a checkpoint or\n"
-                  "scratch file that is damaged or of another unit, rules or program is refused\n"
-                  "with a warning, and its unit solved from the start.\n"
-                  "Tables do not depend on the herd: one folder serves every herd it has the\n"
-                  "tables of, and solving a larger herd there adds what is missing.",
-                  options, args);
+  auto vm =
+      parse("solve",
+            "--db DIR [--rules R] (--max-total N | --subspace S | --whole-game [--herd N])\n"
+            "       [--threads T] [--checkpoint-minutes M] [-q]" +
+                std::string(json ? " [--json]" : "") +
+                "\n\n"
+                "Solves the moving and flying phase by retrograde analysis, unit by unit in\n"
+                "dependency order, and with --whole-game the placing phase after it, fewest\n"
+                "cows in hand first: exact values and distances, and the values under the\n"
+                "preset's ply limit. A killed run started again continues where it stopped.\n"
+                "SIGINT (Ctrl-C) or SIGTERM stops it at the next safe point (the end of a\n"
+                "layer: seconds in small units, minutes in the largest), saving the unit's\n"
+                "checkpoint; it exits with 130 or 143, and the same command continues.\n"
+                "A second signal ends it at once, as a kill does.\n"
+                "Nothing found in the folder is trusted unchecked: a table whose header is not\n"
+                "the subspace of its name, or a damaged one, is solved again; a checkpoint or\n"
+                "scratch file that is damaged or of another unit, rules or program is refused\n"
+                "with a warning, and its unit solved from the start.\n"
+                "Tables do not depend on the herd: one folder serves every herd it has the\n"
+                "tables of, and solving a larger herd there adds what is missing.",
+            options, args);
   if (!vm) return std::nullopt;
+  if (json) *json = vm->count("json");
   if (vm->count("max-total") + vm->count("subspace") + vm->count("whole-game") != 1)
     throw po::error("give exactly one of --max-total, --subspace and --whole-game");
   if (!(*vm)["herd"].defaulted() && !vm->count("whole-game"))
@@ -74,24 +92,92 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
   return opts;
 }
 
-void print_solve_summary(const std::vector<solver::UnitReport>& reports, std::ostream& out) {
+namespace {
+
+struct RunTotals {
+  int solved = 0, finished_before = 0;
   std::uint64_t positions = 0;
   double seconds = 0;
-  int solved = 0;
+  // The largest of this process's (solver::whole_run_peak_resident_bytes) and of any unit's,
+  // which under MPI another rank may have solved.
+  std::uint64_t peak_resident_bytes = solver::whole_run_peak_resident_bytes();
+};
+
+RunTotals totals_of(const std::vector<solver::UnitReport>& reports) {
+  RunTotals t;
   for (const auto& r : reports) {
-    if (r.skipped) continue;
-    ++solved;
-    positions += r.positions;
-    seconds += r.seconds;
+    if (r.skipped) {
+      ++t.finished_before;
+      continue;
+    }
+    ++t.solved;
+    t.positions += r.positions;
+    t.seconds += r.seconds;
+    t.peak_resident_bytes = std::max(t.peak_resident_bytes, r.peak_resident_bytes);
   }
-  out << "solved " << solved << " units (" << positions << " positions) in " << seconds << " s; "
-      << reports.size() - static_cast<std::size_t>(solved) << " were finished before\n";
+  return t;
+}
+
+nlohmann::json unit_json(const solver::UnitReport& r) {
+  nlohmann::json j{{"type", "unit"}, {"unit", r.unit.name()}, {"finished_before", r.skipped}};
+  if (r.skipped) return j;
+  j["positions"] = r.positions;
+  j["barred_positions"] = r.barred_positions;
+  j["seconds"] = r.seconds;
+  j["cpu_seconds"] = r.cpu_seconds;
+  j["peak_rss_bytes"] = r.peak_resident_bytes;
+  j["table_bytes"] = r.table_bytes;
+  j["state_bytes"] = r.state_bytes;
+  j["exit_bytes"] = r.exit_bytes;
+  j["checkpoint_bytes"] = r.checkpoint_bytes;
+  j["resumed_from"] = r.resumed_from.empty() ? nlohmann::json() : nlohmann::json(r.resumed_from);
+  return j;
+}
+
+// `stopped`: the stop that ended the run, if one did.
+nlohmann::json summary_json(const std::vector<solver::UnitReport>& reports,
+                            const solver::Stopped* stopped) {
+  const RunTotals t = totals_of(reports);
+  return {{"type", "summary"},
+          {"solved_units", t.solved},
+          {"finished_before", t.finished_before},
+          {"positions", t.positions},
+          {"seconds", t.seconds},
+          {"peak_rss_bytes", t.peak_resident_bytes},
+          {"stopped_by", stopped ? nlohmann::json(stopped->signal_name()) : nlohmann::json()}};
+}
+
+}  // namespace
+
+void print_solve_summary(const std::vector<solver::UnitReport>& reports, std::ostream& out) {
+  const RunTotals t = totals_of(reports);
+  out << "solved " << count_of(t.solved, "unit", "units") << " ("
+      << count_of(t.positions, "position", "positions") << ") in " << t.seconds << " s; "
+      << t.finished_before << (t.finished_before == 1 ? " was" : " were")
+      << " finished before; peak RSS " << t.peak_resident_bytes / (1 << 20) << " MiB\n";
 }
 
 int run_solve(const std::vector<std::string>& args) {
-  const auto opts = parse_solve_options(args);
+  bool json = false;
+  auto opts = parse_solve_options(args, &json);
   if (!opts) return 0;
-  print_solve_summary(solver::solve(*opts, std::cerr), std::cout);
+  std::vector<solver::UnitReport> reports;
+  opts->on_unit = [&](const solver::UnitReport& r) {
+    reports.push_back(r);
+    if (json) std::cout << unit_json(r).dump() << std::endl;
+  };
+  solver::install_stop_handlers();
+  try {
+    solver::solve(*opts, std::cerr);
+  } catch (const solver::Stopped& e) {
+    if (json) std::cout << summary_json(reports, &e).dump() << std::endl;
+    std::cerr << "morabaraba solve: " << e.what() << '\n';
+    return e.exit_status();
+  }
+  if (json)
+    std::cout << summary_json(reports, nullptr).dump() << '\n';
+  else
+    print_solve_summary(reports, std::cout);
   return 0;
 }
 

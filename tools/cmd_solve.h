@@ -12,10 +12,13 @@
 namespace mora::tools {
 
 // Parses the solve options and sets the OpenMP thread count. Returns nullopt after --help;
-// throws po::error on bad input.
-std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::string>& args);
+// throws po::error on bad input. With `json` (morabaraba solve, not morabaraba-mpi) --json is
+// offered and *json says whether it was given.
+std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::string>& args,
+                                                        bool* json = nullptr);
 
-// One line: units solved, positions, seconds, and how many were finished before.
+// One line: units solved, positions, seconds, how many were finished before, and the peak
+// resident memory of the run (of this process or of any unit's, whichever is larger).
 void print_solve_summary(const std::vector<solver::UnitReport>& reports, std::ostream& out);
 
 }  // namespace mora::tools

@@ -32,7 +32,8 @@ std::string to_text(const ProbeResult& r) {
   if (r.wdl != Wdl::kDraw) s += " in " + std::to_string(r.distance);
   if (r.has_rule_part) {
     s += std::string(", under the ply limit ") + rule_name(r.rule);
-    if (r.plies_to_mill) s += " (" + std::to_string(*r.plies_to_mill) + " plies to the next mill)";
+    if (r.plies_to_mill)
+      s += " (" + count_of(*r.plies_to_mill, "ply", "plies") + " to the next mill)";
   }
   return s;
 }
@@ -71,7 +72,7 @@ nlohmann::json flags_json(const Game& game, const Position& pos, const Move& m,
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts) {
   require_utf8(position);
   const Board& board = db.game().board();
-  const Position pos = parse_position(position, db.rules().cows_per_player, db.game().board());
+  const Position pos = parse_position(position, db.rules());
   const Metric metric = parts.pure ? Metric::kPure : Metric::kUnderTheRules;
   nlohmann::json j = to_json(db.probe(pos));
   j["position"] = position;

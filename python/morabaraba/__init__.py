@@ -285,6 +285,9 @@ class Database:
         return Result._from_c(r)
 
     def probe_wdl(self, position: str) -> str:
+        """The pure value alone ('win', 'draw' or 'loss'): the fastest probe, and the one a
+        WDL-only folder (`morabaraba export --streams wdl`) answers; there the others raise
+        TableError saying that distances are not in the folder."""
         wdl = ctypes.c_int()
         _call(_lib.mora_probe_wdl(self._handle, _position(position), ctypes.byref(wdl)))
         return _WDL[wdl.value]

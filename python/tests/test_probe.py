@@ -272,6 +272,18 @@ class ProbeTest(unittest.TestCase):
                         call(bad)
             with self.assertRaises(TypeError):
                 db.probe(b"WWW...../.B....B./.....B.. w 0 0 0")
+    def test_wdl_only_folder(self):
+        """The WDL-only export of morabaraba/ answers probe_wdl as its source, and a full
+        probe raises saying that distances are not in the folder."""
+        positions = random_positions(random.Random(11), 200)
+        with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as full, \
+                morabaraba.Database([os.path.join(DB_ROOT, "morabaraba-wdl")]) as wdl:
+            for pos in positions:
+                with self.subTest(position=pos):
+                    self.assertEqual(wdl.probe_wdl(pos), full.probe_wdl(pos))
+            with self.assertRaises(morabaraba.TableError) as e:
+                wdl.probe(positions[0])
+            self.assertIn("distances are not in this folder", str(e.exception))
 
     def test_errors(self):
         with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as db:

@@ -208,7 +208,7 @@ function describe(r) {
   const side = colourName(fieldsOf(state.position).side);
   let s = `${side} to move: ${r.value}`;
   if (r.distance !== null) s += ` in ${r.distance} ${r.distance === 1 ? "ply" : "plies"}`;
-  if (r.rule_value !== undefined) s += `; under the rules ${ruleText(r)}`;
+  if (r.rule_value !== undefined) s += `; under the ply limit ${ruleText(r)}`;
   return s;
 }
 

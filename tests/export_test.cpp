@@ -1,0 +1,121 @@
+// WDL-only tables (export_wdl_table, `morabaraba export --streams wdl`): every value the
+// exported folders of the probe_db fixture answer is the source's, positions with bars too, and
+// whatever needs a distance is refused with a message that says why.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "db/barred_key.h"
+#include "db/database.h"
+#include "game/notation.h"
+#include "tests/probe_db.h"
+
+namespace mora {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::probe_db;
+
+// The WDL-only copy of fixture folder `name`, in a fresh temporary folder.
+fs::path exported(const std::string& name) {
+  const fs::path to = fs::temp_directory_path() / ("mora_export_test_" + name);
+  fs::remove_all(to);
+  fs::create_directories(to);
+  for (const auto& file : fs::directory_iterator(probe_db(name)))
+    if (file.path().extension() == ".mtb")
+      export_wdl_table(file.path(), to / file.path().filename());
+  return to;
+}
+
+void expect_distances_refused(const Database& db, const Position& pos) {
+  try {
+    db.probe(pos);
+    ADD_FAILURE() << to_string(pos, db.game().board()) << ": a full probe answered";
+  } catch (const TableError& e) {
+    EXPECT_NE(std::string(e.what()).find("distances are not in this folder"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Every canonical position of every table (both sides' boards, count 0) and `barred` probe
+// the same pure value in the export as in the source, whose full probe agrees.
+void expect_same_wdl(const std::string& name, const std::vector<Position>& barred = {}) {
+  const Database source({probe_db(name)}), wdl({exported(name)});
+  ASSERT_EQ(source.subspaces(), wdl.subspaces());
+  EXPECT_EQ(source.herd(), wdl.herd());
+  std::uint64_t probed = 0;
+  for (const Subspace& s : source.subspaces()) {
+    const TableReader& full = *source.table(s);
+    const TableReader& small = *wdl.table(s);
+    EXPECT_TRUE(small.header().wdl_only);
+    EXPECT_FALSE(full.header().wdl_only);
+    EXPECT_LT(std::filesystem::file_size(small.path()), std::filesystem::file_size(full.path()));
+    for (const auto& info : small.streams())
+      EXPECT_TRUE(info.stream == TableStream::kWdl || info.stream == TableStream::kRuleFlag);
+    small.check();
+    const SubspaceIndex index(source.game().board(), s);
+    // A stride through the larger tables keeps the test quick; it still meets every block.
+    const std::uint64_t step = std::max<std::uint64_t>(1, index.size() / 50000);
+    for (std::uint64_t i = 0; i < index.size(); i += step, ++probed) {
+      ASSERT_EQ(small.probe_wdl(i), full.probe_wdl(i)) << s.name() << " " << i;
+      ASSERT_EQ(full.probe(i).wdl, full.probe_wdl(i)) << s.name() << " " << i;
+    }
+    EXPECT_THROW(small.probe(0), TableError);
+    std::vector<Entry> entries(1);
+    EXPECT_THROW(small.read(0, entries), TableError);
+    // Through the Database too, placing positions with their hands and side to move.
+    const Position pos = index.position(index.size() / 2);
+    EXPECT_EQ(wdl.probe_wdl(pos), source.probe(pos).wdl) << s.name();
+  }
+  EXPECT_GT(probed, 0u);
+  for (const Position& pos : barred) {
+    const std::string text = to_string(pos, source.game().board());
+    EXPECT_EQ(wdl.probe_wdl(pos), source.probe(pos).wdl) << text;
+    EXPECT_EQ(source.probe_wdl(pos), source.probe(pos).wdl) << text;
+  }
+  // Distances and the moves (ordered by them) are refused, naming what is missing.
+  const std::vector<Subspace> subspaces = source.subspaces();
+  const Position any = SubspaceIndex(source.game().board(), subspaces.back()).position(0);
+  expect_distances_refused(wdl, any);
+  EXPECT_THROW(wdl.moves(any), TableError);
+}
+
+TEST(Export, MovingPhaseWithAndWithoutThePlyLimit) {
+  expect_same_wdl("morabaraba");
+  expect_same_wdl("malom");
+}
+
+TEST(Export, WholeGameOfHerd3) {
+  expect_same_wdl("herd3-morabaraba");
+}
+
+// house-003 derives its positions with bars from their successors: from the wdl streams alone.
+TEST(Export, BarredPositionsOfHouse003) {
+  expect_same_wdl("house-003",
+                  {parse_position(testing::kBarSet), parse_position(testing::kBarActive)});
+}
+
+// mssa-1 stores positions with bars in barred sections, which the export keeps whole: every
+// position of those sections probes as in the source.
+TEST(Export, BarredSectionsOfMssa1) {
+  const Database source({probe_db("mssa-1")});
+  std::vector<Position> barred{parse_position(testing::kLineBarSet),
+                               parse_position(testing::kLineBarActive)};
+  for (const Subspace& s : source.subspaces()) {
+    const SubspaceIndex index(source.game().board(), s);
+    const auto section = source.table(s)->barred();
+    for (std::size_t k = 0; k < section.size(); k += 1 + section.size() / 2000)
+      barred.push_back(BarredKeys::position(index, section[k].key));
+  }
+  ASSERT_GT(barred.size(), 100u);
+  expect_same_wdl("mssa-1", barred);
+}
+
+TEST(Export, RefusesToExportAWdlOnlyTable) {
+  const fs::path folder = exported("morabaraba");
+  EXPECT_THROW(export_wdl_table(folder / "3v3.mtb", folder / "again.mtb"), TableError);
+  EXPECT_FALSE(fs::exists(folder / "again.mtb"));
+}
+
+}  // namespace
+}  // namespace mora
