@@ -99,336 +99,336 @@ struct TableReader::Impl {
       bytes -= static_cast<std::size_t>(r);
       offset += static_cast<std::uint64_t>(r);
     }
-    // Whole entries need the distance streams, which a WDL-only table leaves out.
-    void check_full() const {
-      if (header.wdl_only)
-        fail(
-            "distances are not in this folder: the table holds the win/draw/loss only (written "
-            "by `morabaraba export --streams wdl`); probe its win/draw/loss, or a full folder for "
-            "distances");
-    }
+  }
 
-    std::size_t block_count(const Stream& s, std::uint64_t b) const {
-      return static_cast<std::size_t>(
-          std::min<std::uint64_t>(s.block_positions, header.num_positions - b * s.block_positions));
-    }
+  // Whole entries need the distance streams, which a WDL-only table leaves out.
+  void check_full() const {
+    if (header.wdl_only)
+      fail(
+          "distances are not in this folder: the table holds the win/draw/loss only (written "
+          "by `morabaraba export --streams wdl`); probe its win/draw/loss, or a full folder for "
+          "distances");
+  }
 
-    // Reads block b of stream s into `bytes` and checks its checksum.
-    void read_block(const Stream& s, std::uint64_t b, Block& bytes) const {
-      bytes.resize(s.block_size(b));
-      read_at(s.block_offset(b), bytes.data(), bytes.size());
-      if (block_checksum(s.version, bytes.data(), bytes.size()) != s.checksum(b))
-        fail(std::string("checksum mismatch in ") + stream_name(s.kind) + " block " +
-             std::to_string(b));
-    }
+  std::size_t block_count(const Stream& s, std::uint64_t b) const {
+    return static_cast<std::size_t>(
+        std::min<std::uint64_t>(s.block_positions, header.num_positions - b * s.block_positions));
+  }
 
-    // Reads, checks and decompresses block b, of `count` values, into out: the bytes are checked
-    // at every decode, so that a file changed while open is never decoded unchecked.
-    void decode(const Stream& s, std::uint64_t b, std::size_t count, Block& out) const {
-      Block& in = tls.compressed;
-      read_block(s, b, in);
-      const std::size_t expect = raw_bytes(s.bits, count);
-      const std::uint64_t bytes = in.size();
-      if (compacted && (bytes == 0 || count == 0)) {  // a block without values has no bytes
-        if (bytes != count)
-          fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b) +
-               " (no values, or values but no bytes)");
-        out.clear();
-      } else if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
-        out.assign(s.bits == 16 ? count : expect, in[0]);
-      } else {
-        out.resize(expect);
-        if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
-        const std::size_t n =
-            ZSTD_decompressDCtx(tls.dctx, out.data(), expect, in.data(), in.size());
-        const bool narrow = relative && s.bits == 16 && n == count;
-        if (ZSTD_isError(n) || (n != expect && !narrow))
-          fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
-        out.resize(n);
-      }
-      // Code 3 is no Wdl: a 2-bit pair with both bits set.
-      if (s.kind == TableStream::kWdl)
-        for (std::uint8_t x : out)
-          if (x & (x >> 1) & 0x55) fail("invalid wdl code in block " + std::to_string(b));
-    }
+  // Reads block b of stream s into `bytes` and checks its checksum.
+  void read_block(const Stream& s, std::uint64_t b, Block& bytes) const {
+    bytes.resize(s.block_size(b));
+    read_at(s.block_offset(b), bytes.data(), bytes.size());
+    if (block_checksum(s.version, bytes.data(), bytes.size()) != s.checksum(b))
+      fail(std::string("checksum mismatch in ") + stream_name(s.kind) + " block " +
+           std::to_string(b));
+  }
 
-    const Stream& stream(TableStream kind) const {
-      return streams[by_kind[static_cast<int>(kind)]];
+  // Reads, checks and decompresses block b, of `count` values, into out: the bytes are checked
+  // at every decode, so that a file changed while open is never decoded unchecked.
+  void decode(const Stream& s, std::uint64_t b, std::size_t count, Block& out) const {
+    Block& in = tls.compressed;
+    read_block(s, b, in);
+    const std::size_t expect = raw_bytes(s.bits, count);
+    const std::uint64_t bytes = in.size();
+    if (compacted && (bytes == 0 || count == 0)) {  // a block without values has no bytes
+      if (bytes != count)
+        fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b) +
+             " (no values, or values but no bytes)");
+      out.clear();
+    } else if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
+      out.assign(s.bits == 16 ? count : expect, in[0]);
+    } else {
+      out.resize(expect);
+      if (!tls.dctx && !(tls.dctx = ZSTD_createDCtx())) fail("out of memory for zstd");
+      const std::size_t n = ZSTD_decompressDCtx(tls.dctx, out.data(), expect, in.data(), in.size());
+      const bool narrow = relative && s.bits == 16 && n == count;
+      if (ZSTD_isError(n) || (n != expect && !narrow))
+        fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
+      out.resize(n);
     }
+    // Code 3 is no Wdl: a 2-bit pair with both bits set.
+    if (s.kind == TableStream::kWdl)
+      for (std::uint8_t x : out)
+        if (x & (x >> 1) & 0x55) fail("invalid wdl code in block " + std::to_string(b));
+  }
 
-    // The values block b of stream s holds: one per position, or in a compacted stream one per
-    // position that holds a value (version 3).
-    std::size_t values_in(const Stream& s, std::uint64_t b) const {
+  const Stream& stream(TableStream kind) const { return streams[by_kind[static_cast<int>(kind)]]; }
+
+  // The values block b of stream s holds: one per position, or in a compacted stream one per
+  // position that holds a value (version 3).
+  std::size_t values_in(const Stream& s, std::uint64_t b) const {
+    const std::uint64_t first = b * s.block_positions;
+    return compacted && is_compacted(s.kind) ? held(s.kind, first, first + block_count(s, b))
+                                             : block_count(s, b);
+  }
+  static bool is_compacted(TableStream kind) {
+    return kind == TableStream::kDistance || kind == TableStream::kPliesToMill;
+  }
+
+  // The decoded block b of stream s: from this thread's slots, else the shared cache, else
+  // decoded (into a slot's own block when no cache shares it, so that misses allocate only
+  // for blocks that the cache keeps).
+  const Block& block(const Stream& s, std::uint64_t b) const {
+    const BlockKey key = key_of(serial, s.kind, b);
+    auto& slots = tls.slots[static_cast<int>(s.kind)];
+    for (auto& slot : slots)
+      if (slot.key == key) return *slot.raw;
+    int& victim = tls.victim[static_cast<int>(s.kind)];
+    ThreadCache::Slot& slot = slots[victim];
+    victim = (victim + 1) % kCacheSlots;
+    slot.key = {};  // stays empty if decode throws
+    if (auto shared = cache ? cache->impl_->find(key) : nullptr) {
+      slot.raw = std::move(shared);
+      slot.owned = false;
+    } else {
+      // Counted before the slot is taken over: counting decodes blocks of the value streams,
+      // whose slots are others.
+      const std::size_t count = values_in(s, b);
+      if (!slot.owned) slot.raw = std::make_shared<Block>();
+      slot.owned = true;
+      decode(s, b, count, *slot.raw);
+      if (cache && cache->impl_->insert(key, slot.raw)) slot.owned = false;
+    }
+    slot.key = key;
+    return *slot.raw;
+  }
+
+  // How many positions of [lo, hi) hold a value in the compacted stream `kind`, from the
+  // blocks of the value streams.
+  std::size_t held(TableStream kind, std::uint64_t lo, std::uint64_t hi) const {
+    const Stream& w = stream(TableStream::kWdl);
+    const Stream* f = kind == TableStream::kPliesToMill ? &stream(TableStream::kRuleFlag) : nullptr;
+    std::size_t n = 0;
+    for (std::uint64_t b = lo / w.block_positions; lo < hi; ++b) {
+      const std::uint64_t first = b * w.block_positions;
+      const std::uint64_t to = std::min(hi, first + w.block_positions);
+      const std::uint8_t* flags = f ? block(*f, b).data() : nullptr;
+      n += count_held(block(w, b).data(), flags, lo - first, to - first);
+      lo = to;
+    }
+    return n;
+  }
+
+  unsigned value(TableStream kind, std::uint64_t i) const {
+    const Stream& s = stream(kind);
+    const std::uint64_t b = i / s.block_positions;
+    if (compacted && is_compacted(kind)) {
       const std::uint64_t first = b * s.block_positions;
-      return compacted && is_compacted(s.kind) ? held(s.kind, first, first + block_count(s, b))
-                                               : block_count(s, b);
-    }
-    static bool is_compacted(TableStream kind) {
-      return kind == TableStream::kDistance || kind == TableStream::kPliesToMill;
-    }
-
-    // The decoded block b of stream s: from this thread's slots, else the shared cache, else
-    // decoded (into a slot's own block when no cache shares it, so that misses allocate only
-    // for blocks that the cache keeps).
-    const Block& block(const Stream& s, std::uint64_t b) const {
-      const BlockKey key = key_of(serial, s.kind, b);
-      auto& slots = tls.slots[static_cast<int>(s.kind)];
-      for (auto& slot : slots)
-        if (slot.key == key) return *slot.raw;
-      int& victim = tls.victim[static_cast<int>(s.kind)];
-      ThreadCache::Slot& slot = slots[victim];
-      victim = (victim + 1) % kCacheSlots;
-      slot.key = {};  // stays empty if decode throws
-      if (auto shared = cache ? cache->impl_->find(key) : nullptr) {
-        slot.raw = std::move(shared);
-        slot.owned = false;
-      } else {
-        // Counted before the slot is taken over: counting decodes blocks of the value streams,
-        // whose slots are others.
-        const std::size_t count = values_in(s, b);
-        if (!slot.owned) slot.raw = std::make_shared<Block>();
-        slot.owned = true;
-        decode(s, b, count, *slot.raw);
-        if (cache && cache->impl_->insert(key, slot.raw)) slot.owned = false;
-      }
-      slot.key = key;
-      return *slot.raw;
-    }
-
-    // How many positions of [lo, hi) hold a value in the compacted stream `kind`, from the
-    // blocks of the value streams.
-    std::size_t held(TableStream kind, std::uint64_t lo, std::uint64_t hi) const {
-      const Stream& w = stream(TableStream::kWdl);
-      const Stream* f =
-          kind == TableStream::kPliesToMill ? &stream(TableStream::kRuleFlag) : nullptr;
-      std::size_t n = 0;
-      for (std::uint64_t b = lo / w.block_positions; lo < hi; ++b) {
-        const std::uint64_t first = b * w.block_positions;
-        const std::uint64_t to = std::min(hi, first + w.block_positions);
-        const std::uint8_t* flags = f ? block(*f, b).data() : nullptr;
-        n += count_held(block(w, b).data(), flags, lo - first, to - first);
-        lo = to;
-      }
-      return n;
-    }
-
-    unsigned value(TableStream kind, std::uint64_t i) const {
-      const Stream& s = stream(kind);
-      const std::uint64_t b = i / s.block_positions;
-      if (compacted && is_compacted(kind)) {
-        const std::uint64_t first = b * s.block_positions;
-        const std::size_t rank = held(kind, first, i);
-        const Block& raw = block(s, b);
-        // A 16-bit block's size does not tell its values (n narrow, 2n wide): they are counted.
-        const std::size_t count =
-            s.bits == 16 ? rank + held(kind, i, first + block_count(s, b)) : raw.size();
-        if (rank >= count)
-          fail(std::string("no ") + stream_name(kind) + " stored for position " +
-               std::to_string(i));
-        return value_at(block_bits(s.bits, count, raw.size()), raw.data(), count, rank);
-      }
+      const std::size_t rank = held(kind, first, i);
       const Block& raw = block(s, b);
-      const std::size_t n = block_count(s, b);
-      return value_at(block_bits(s.bits, n, raw.size()), raw.data(), n, i % s.block_positions);
+      // A 16-bit block's size does not tell its values (n narrow, 2n wide): they are counted.
+      const std::size_t count =
+          s.bits == 16 ? rank + held(kind, i, first + block_count(s, b)) : raw.size();
+      if (rank >= count)
+        fail(std::string("no ") + stream_name(kind) + " stored for position " + std::to_string(i));
+      return value_at(block_bits(s.bits, count, raw.size()), raw.data(), count, rank);
     }
-
-    std::uint16_t distance(Wdl w, unsigned stored) const {
-      return relative ? distance_of(w, stored) : static_cast<std::uint16_t>(stored);
-    }
-    std::uint8_t plies_to_mill(RuleWdl r, unsigned stored) const {
-      return relative && !has_plies_to_mill(r) ? 0 : static_cast<std::uint8_t>(stored);
-    }
-
-    void check_range(std::uint64_t begin, std::uint64_t count) const {
-      if (begin > header.num_positions || count > header.num_positions - begin)
-        fail("positions [" + std::to_string(begin) + ", " + std::to_string(begin + count) +
-             ") out of range (table holds " + std::to_string(header.num_positions) + ")");
-    }
-
-    // The barred section, read and checked.
-    std::vector<BarredEntry> read_barred() const {
-      std::vector<std::uint8_t> bytes(size - barred_offset);
-      read_at(barred_offset, bytes.data(), bytes.size());
-      try {
-        return decode_barred(bytes.data(), bytes.size(), header);
-      } catch (const TableError& e) {
-        fail(e.what());
-      }
-    }
-
-    RuleWdl rule(Wdl w, unsigned flag) const {
-      RuleWdl r;
-      if (!rule_of(w, flag, r)) fail("rule flag set on a draw");
-      return r;
-    }
-  };
-
-  void TableReader::Impl::open() {
-    // O_NONBLOCK: opening a FIFO or a device named like a table must not wait for a writer.
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) fail("cannot open: " + errno_text());
-    struct stat st;
-    if (::fstat(fd, &st) != 0) fail("cannot stat: " + errno_text());
-    if (!S_ISREG(st.st_mode)) fail("not a regular file");
-    size = static_cast<std::uint64_t>(st.st_size);
+    const Block& raw = block(s, b);
+    const std::size_t n = block_count(s, b);
+    return value_at(block_bits(s.bits, n, raw.size()), raw.data(), n, i % s.block_positions);
   }
 
-  void TableReader::Impl::parse() {
-    DecodedMetadata meta;
+  std::uint16_t distance(Wdl w, unsigned stored) const {
+    return relative ? distance_of(w, stored) : static_cast<std::uint16_t>(stored);
+  }
+  std::uint8_t plies_to_mill(RuleWdl r, unsigned stored) const {
+    return relative && !has_plies_to_mill(r) ? 0 : static_cast<std::uint8_t>(stored);
+  }
+
+  void check_range(std::uint64_t begin, std::uint64_t count) const {
+    if (begin > header.num_positions || count > header.num_positions - begin)
+      fail("positions [" + std::to_string(begin) + ", " + std::to_string(begin + count) +
+           ") out of range (table holds " + std::to_string(header.num_positions) + ")");
+  }
+
+  // The barred section, read and checked.
+  std::vector<BarredEntry> read_barred() const {
+    std::vector<std::uint8_t> bytes(size - barred_offset);
+    read_at(barred_offset, bytes.data(), bytes.size());
     try {
-      meta = decode_metadata([&](std::uint64_t offset, std::uint8_t* out,
-                                 std::size_t bytes) { read_at(offset, out, bytes); },
-                             size);
-    } catch (const NewerTableVersion& e) {
-      throw NewerTableVersion(path.string() + ": " + e.what());
+      return decode_barred(bytes.data(), bytes.size(), header);
     } catch (const TableError& e) {
-      const std::string what = e.what();
-      // read_at's errors name the file already.
-      if (what.starts_with(path.string() + ": ")) throw;
-      fail(what);
-    }
-    header = meta.header;
-    barred_offset = meta.barred_offset;
-    relative = meta.version >= 2;
-    compacted = table_format::compacted(meta.version);
-    metadata = std::move(meta.metadata);
-    for (const StreamDescriptor& d : meta.streams) {
-      by_kind[static_cast<int>(d.kind)] = static_cast<int>(streams.size());
-      streams.push_back(d);
+      fail(e.what());
     }
   }
 
-  TableReader::TableReader(const std::filesystem::path& path, std::shared_ptr<BlockCache> cache)
-      : impl_(std::make_unique<Impl>()) {
-    impl_->path = path;
-    impl_->cache = std::move(cache);
-    impl_->open();
-    impl_->parse();
+  RuleWdl rule(Wdl w, unsigned flag) const {
+    RuleWdl r;
+    if (!rule_of(w, flag, r)) fail("rule flag set on a draw");
+    return r;
   }
+};
 
-  TableReader::~TableReader() = default;
-  TableReader::TableReader(TableReader&&) noexcept = default;
-  TableReader& TableReader::operator=(TableReader&&) noexcept = default;
+void TableReader::Impl::open() {
+  // O_NONBLOCK: opening a FIFO or a device named like a table must not wait for a writer.
+  fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) fail("cannot open: " + errno_text());
+  struct stat st;
+  if (::fstat(fd, &st) != 0) fail("cannot stat: " + errno_text());
+  if (!S_ISREG(st.st_mode)) fail("not a regular file");
+  size = static_cast<std::uint64_t>(st.st_size);
+}
 
-  const TableHeader& TableReader::header() const { return impl_->header; }
-  const std::filesystem::path& TableReader::path() const { return impl_->path; }
-
-  Wdl TableReader::probe_wdl(std::uint64_t index) const {
-    impl_->check_range(index, 1);
-    return static_cast<Wdl>(impl_->value(TableStream::kWdl, index));
+void TableReader::Impl::parse() {
+  DecodedMetadata meta;
+  try {
+    meta = decode_metadata([&](std::uint64_t offset, std::uint8_t* out,
+                               std::size_t bytes) { read_at(offset, out, bytes); },
+                           size);
+  } catch (const NewerTableVersion& e) {
+    throw NewerTableVersion(path.string() + ": " + e.what());
+  } catch (const TableError& e) {
+    const std::string what = e.what();
+    // read_at's errors name the file already.
+    if (what.starts_with(path.string() + ": ")) throw;
+    fail(what);
   }
-
-  Entry TableReader::probe(std::uint64_t index) const {
-    const Impl& m = *impl_;
-    m.check_range(index, 1);
-    m.check_full();
-    Entry e;
-    e.wdl = static_cast<Wdl>(m.value(TableStream::kWdl, index));
-    // Versions 2 and 3 store nothing a probe needs for a draw's distance or for the plies to
-    // mill of other rule values than win and loss: their blocks are not decoded.
-    if (!m.relative || e.wdl != Wdl::kDraw)
-      e.distance = m.distance(e.wdl, m.value(TableStream::kDistance, index));
-    if (m.header.has_rule_part) {
-      e.rule = m.rule(e.wdl, m.value(TableStream::kRuleFlag, index));
-      if (!m.relative || has_plies_to_mill(e.rule))
-        e.plies_to_mill = m.plies_to_mill(e.rule, m.value(TableStream::kPliesToMill, index));
-    }
-    return e;
+  header = meta.header;
+  barred_offset = meta.barred_offset;
+  relative = meta.version >= 2;
+  compacted = table_format::compacted(meta.version);
+  metadata = std::move(meta.metadata);
+  for (const StreamDescriptor& d : meta.streams) {
+    by_kind[static_cast<int>(d.kind)] = static_cast<int>(streams.size());
+    streams.push_back(d);
   }
+}
 
-  void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
-    const Impl& m = *impl_;
-    m.check_range(begin, out.size());
-    m.check_full();
-    std::fill(out.begin(), out.end(), Entry{});
-    const std::uint64_t end = begin + out.size();
-    // Streams come in TableStream order (checked on open): kWdl before the others and kRuleFlag
-    // before kPliesToMill, which need them.
-    for (const auto& s : m.streams) {
-      const bool compacted = m.compacted && Impl::is_compacted(s.kind);
-      for (std::uint64_t b = begin / s.block_positions; b * s.block_positions < end; ++b) {
-        const std::uint64_t first = b * s.block_positions;
-        const std::size_t from = static_cast<std::size_t>(std::max(begin, first) - first);
-        const std::size_t to =
-            static_cast<std::size_t>(std::min<std::uint64_t>(end - first, m.block_count(s, b)));
-        const std::size_t n = m.block_count(s, b);
-        auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
-        if (compacted) {
-          // The values before `from` and after `to` belong to positions outside `out`, counted
-          // from the value streams; those between, from the entries read so far.
-          std::size_t rank = from ? m.held(s.kind, first, first + from) : 0, count = rank;
-          for (std::size_t j = from; j < to; ++j) count += holds_value(s.kind, at(j));
-          if (to < n) count += m.held(s.kind, first + to, first + n);
-          m.decode(s, b, count, tls.scratch);
-          const std::uint8_t* raw = tls.scratch.data();
-          const bool wide = block_bits(s.bits, count, tls.scratch.size()) == 16;
-          for (std::size_t j = from; j < to; ++j) {
-            Entry& e = at(j);
-            if (!holds_value(s.kind, e)) continue;
-            const unsigned v = wide ? raw[rank] | raw[count + rank] << 8 : raw[rank];
-            ++rank;
-            if (s.kind == TableStream::kDistance)
-              e.distance = distance_of(e.wdl, v);
-            else
-              e.plies_to_mill = static_cast<std::uint8_t>(v);
-          }
-          continue;
-        }
-        m.decode(s, b, n, tls.scratch);
+TableReader::TableReader(const std::filesystem::path& path, std::shared_ptr<BlockCache> cache)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  impl_->cache = std::move(cache);
+  impl_->open();
+  impl_->parse();
+}
+
+TableReader::~TableReader() = default;
+TableReader::TableReader(TableReader&&) noexcept = default;
+TableReader& TableReader::operator=(TableReader&&) noexcept = default;
+
+const TableHeader& TableReader::header() const {
+  return impl_->header;
+}
+const std::filesystem::path& TableReader::path() const {
+  return impl_->path;
+}
+
+Wdl TableReader::probe_wdl(std::uint64_t index) const {
+  impl_->check_range(index, 1);
+  return static_cast<Wdl>(impl_->value(TableStream::kWdl, index));
+}
+
+Entry TableReader::probe(std::uint64_t index) const {
+  const Impl& m = *impl_;
+  m.check_range(index, 1);
+  m.check_full();
+  Entry e;
+  e.wdl = static_cast<Wdl>(m.value(TableStream::kWdl, index));
+  // Versions 2 and 3 store nothing a probe needs for a draw's distance or for the plies to
+  // mill of other rule values than win and loss: their blocks are not decoded.
+  if (!m.relative || e.wdl != Wdl::kDraw)
+    e.distance = m.distance(e.wdl, m.value(TableStream::kDistance, index));
+  if (m.header.has_rule_part) {
+    e.rule = m.rule(e.wdl, m.value(TableStream::kRuleFlag, index));
+    if (!m.relative || has_plies_to_mill(e.rule))
+      e.plies_to_mill = m.plies_to_mill(e.rule, m.value(TableStream::kPliesToMill, index));
+  }
+  return e;
+}
+
+void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
+  const Impl& m = *impl_;
+  m.check_range(begin, out.size());
+  m.check_full();
+  std::fill(out.begin(), out.end(), Entry{});
+  const std::uint64_t end = begin + out.size();
+  // Streams come in TableStream order (checked on open): kWdl before the others and kRuleFlag
+  // before kPliesToMill, which need them.
+  for (const auto& s : m.streams) {
+    const bool compacted = m.compacted && Impl::is_compacted(s.kind);
+    for (std::uint64_t b = begin / s.block_positions; b * s.block_positions < end; ++b) {
+      const std::uint64_t first = b * s.block_positions;
+      const std::size_t from = static_cast<std::size_t>(std::max(begin, first) - first);
+      const std::size_t to =
+          static_cast<std::size_t>(std::min<std::uint64_t>(end - first, m.block_count(s, b)));
+      const std::size_t n = m.block_count(s, b);
+      auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
+      if (compacted) {
+        // The values before `from` and after `to` belong to positions outside `out`, counted
+        // from the value streams; those between, from the entries read so far.
+        std::size_t rank = from ? m.held(s.kind, first, first + from) : 0, count = rank;
+        for (std::size_t j = from; j < to; ++j) count += holds_value(s.kind, at(j));
+        if (to < n) count += m.held(s.kind, first + to, first + n);
+        m.decode(s, b, count, tls.scratch);
         const std::uint8_t* raw = tls.scratch.data();
-        const int bits = block_bits(s.bits, n, tls.scratch.size());
-        switch (s.kind) {
-          case TableStream::kWdl:
-            for_values(bits, raw, n, from, to,
-                       [&](std::size_t j, unsigned v) { at(j).wdl = static_cast<Wdl>(v); });
-            break;
-          case TableStream::kRuleFlag:
-            for_values(bits, raw, n, from, to,
-                       [&](std::size_t j, unsigned v) { at(j).rule = m.rule(at(j).wdl, v); });
-            break;
-          case TableStream::kDistance:
-            for_values(bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
-              at(j).distance = m.distance(at(j).wdl, v);
-            });
-            break;
-          case TableStream::kPliesToMill:
-            for_values(bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
-              at(j).plies_to_mill = m.plies_to_mill(at(j).rule, v);
-            });
-            break;
+        const bool wide = block_bits(s.bits, count, tls.scratch.size()) == 16;
+        for (std::size_t j = from; j < to; ++j) {
+          Entry& e = at(j);
+          if (!holds_value(s.kind, e)) continue;
+          const unsigned v = wide ? raw[rank] | raw[count + rank] << 8 : raw[rank];
+          ++rank;
+          if (s.kind == TableStream::kDistance)
+            e.distance = distance_of(e.wdl, v);
+          else
+            e.plies_to_mill = static_cast<std::uint8_t>(v);
         }
+        continue;
+      }
+      m.decode(s, b, n, tls.scratch);
+      const std::uint8_t* raw = tls.scratch.data();
+      const int bits = block_bits(s.bits, n, tls.scratch.size());
+      switch (s.kind) {
+        case TableStream::kWdl:
+          for_values(bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).wdl = static_cast<Wdl>(v); });
+          break;
+        case TableStream::kRuleFlag:
+          for_values(bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).rule = m.rule(at(j).wdl, v); });
+          break;
+        case TableStream::kDistance:
+          for_values(bits, raw, n, from, to,
+                     [&](std::size_t j, unsigned v) { at(j).distance = m.distance(at(j).wdl, v); });
+          break;
+        case TableStream::kPliesToMill:
+          for_values(bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
+            at(j).plies_to_mill = m.plies_to_mill(at(j).rule, v);
+          });
+          break;
       }
     }
   }
+}
 
-  std::span<const BarredEntry> TableReader::barred() const {
-    const Impl& m = *impl_;
-    if (!m.header.has_barred) return {};
-    std::call_once(m.barred_once, [&] { m.barred = m.read_barred(); });
-    return m.barred;
-  }
+std::span<const BarredEntry> TableReader::barred() const {
+  const Impl& m = *impl_;
+  if (!m.header.has_barred) return {};
+  std::call_once(m.barred_once, [&] { m.barred = m.read_barred(); });
+  return m.barred;
+}
 
-  const Entry* TableReader::find_barred(const BarredKey& key) const {
-    const auto all = barred();
-    const auto it =
-        std::lower_bound(all.begin(), all.end(), key,
-                         [](const BarredEntry& b, const BarredKey& k) { return b.key < k; });
-    return it != all.end() && it->key == key ? &it->entry : nullptr;
-  }
+const Entry* TableReader::find_barred(const BarredKey& key) const {
+  const auto all = barred();
+  const auto it =
+      std::lower_bound(all.begin(), all.end(), key,
+                       [](const BarredEntry& b, const BarredKey& k) { return b.key < k; });
+  return it != all.end() && it->key == key ? &it->entry : nullptr;
+}
 
-  void TableReader::check() const {
-    const Impl& m = *impl_;
-    Block bytes;
-    for (const auto& s : m.streams)
-      for (std::uint64_t b = 0; b < s.num_blocks; ++b) m.read_block(s, b, bytes);
-    if (m.header.has_barred) (void)m.read_barred();
-  }
+void TableReader::check() const {
+  const Impl& m = *impl_;
+  Block bytes;
+  for (const auto& s : m.streams)
+    for (std::uint64_t b = 0; b < s.num_blocks; ++b) m.read_block(s, b, bytes);
+  if (m.header.has_barred) (void)m.read_barred();
+}
 
-  std::vector<TableReader::StreamInfo> TableReader::streams() const {
-    std::vector<StreamInfo> out;
-    for (const auto& s : impl_->streams)
-      out.push_back({s.kind, s.block_positions, s.num_blocks, s.compressed_bytes});
-    return out;
-  }
+std::vector<TableReader::StreamInfo> TableReader::streams() const {
+  std::vector<StreamInfo> out;
+  for (const auto& s : impl_->streams)
+    out.push_back({s.kind, s.block_positions, s.num_blocks, s.compressed_bytes});
+  return out;
+}
 
 }  // namespace mora

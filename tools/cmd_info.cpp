@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "db/database.h"
+#include "game/notation.h"
 #include "tools/options.h"
 #include "tools/table_info.h"
 
