@@ -203,6 +203,7 @@ case $mode in
       grep -q "^warning: .*$r; solving it again" "$db.log" || fail "no warning: $r"
     done
     same_as_reference
+    ;;
   sigint | sigterm)
     solve_one+=(--checkpoint-minutes 0)
     "${solve_one[@]}" >>"$db.log" 2>&1 &
