@@ -500,7 +500,7 @@ def cursed(browser, origin, check):
                  else "draw", m["rule_value"]] for m in answer["moves"]]
     check(groups == expected, f"groups {groups}, the command line's {expected}")
     why = browser.evaluate("document.getElementById('why').textContent")
-    check("under the rules cursed win" in shown["value"] and "A cursed win:" in why and
+    check("under the ply limit cursed win" in shown["value"] and "A cursed win:" in why and
           "A blessed loss:" in why, f"value {shown['value']!r}, why {why!r}")
     browser.screenshot(os.path.join(OUT_DIR, "11-cursed.png"))
 

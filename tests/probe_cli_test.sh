@@ -94,7 +94,7 @@ out=$("$mora" probe --db "$max7" --moves "$parting")
   fail "probe --moves: $(head -3 <<<"$out")"
 out=$("$mora" probe --db "$max7" --moves --line --pure "$parting")
 [ "$(sed -n 2,3p <<<"$out")" = "  moves, best first by pure distance:
-  b4-f2xd6: loss in 4, under the ply limit loss (1 plies to the next mill)" ] ||
+  b4-f2xd6: loss in 4, under the ply limit loss (1 ply to the next mill)" ] ||
   fail "probe --moves --pure: $(head -3 <<<"$out")"
 grep -Eq '^  line by pure distance: b4-f2xd6( [a-g0-9x-]+){3}$' <<<"$out" ||
   fail "probe --line --pure: $(tail -1 <<<"$out")"
@@ -123,7 +123,7 @@ positions=$(printf '%s\n' "$start" 'W......./......../........ b 2 3 0' 'WWW....
   "$("$mora" probe --db "$herd3" --json <<<"$positions" | sed -E 's/^\{.*"position":("[^"]*").*"value":("[a-z]+").*$/{"position":\1,"value":\2}/')" ] ||
   fail "probe --wdl --json of the export is not the source's value"
 expect_error "$wdl" "$start" 'distances are not in this folder'
-expect_output "check of the export" '^checked 7 files .*: 0 bad$' "$mora" check --db "$wdl"
+expect_output "check of the export" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$wdl"
 
 # The Koti board: the centre is a fourth part of the board field; a string of the other board
 # is refused with a message that says which board it is for.
