@@ -35,6 +35,8 @@ namespace {
 // answer it was sent (a 413 for a body it is still sending).
 constexpr std::chrono::seconds kLinger{1};
 constexpr std::chrono::milliseconds kAcceptRetry{100};
+constexpr const char* kBadLength =
+    "the request's Content-Length is malformed, repeated or beside a Transfer-Encoding";
 
 HttpAnswer error_answer(int status, const std::string& message) {
   return {.status = status,
@@ -223,7 +225,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const auto length = req.find(http::field::content_length);
     if (req.count(http::field::content_length) > 1 ||
         (length != req.end() && length->value().find(',') != std::string_view::npos))
-      return refuse(400, "the request has more than one Content-Length");
+      return refuse(400, kBadLength);
     if (const auto coding = req.find(http::field::transfer_encoding); coding != req.end()) {
       // Only chunked alone is decoded: another coding would reach the handler still encoded.
       if (req.count(http::field::transfer_encoding) > 1 ||
@@ -259,10 +261,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const std::string_view target = view(parser_->get().target());
     path_ = std::string(target.substr(0, target.find('?')));
     if (ec == http::error::header_limit) {
-      // The header stays unread in the buffer: is it the request line that never ends?
-      const std::string_view head(static_cast<const char*>(buffer_.data().data()),
-                                  std::min(buffer_.size(), HttpServer::kMaxRequestLineBytes + 2));
-      if (head.find("\r\n") == std::string_view::npos)
+      // The parser keeps the request line once it has read it whole.
+      if (target.empty())
         return refuse(414, "the request line is longer than " +
                                std::to_string(HttpServer::kMaxRequestLineBytes) + " bytes");
       return refuse(431, "the request's header is larger than " +
@@ -270,9 +270,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     if (ec == http::error::body_limit)
       return refuse(413, "the body is larger than " +
-                             std::to_string(HttpServer::kMaxBodyBytes) + " bytes (1 MiB)");
-    if (ec == http::error::bad_content_length)
-      return refuse(400, "the request's Content-Length is not one number");
+                             std::to_string(HttpServer::kMaxBodyBytes) + " bytes (" +
+                             std::to_string(HttpServer::kMaxBodyBytes >> 20) + " MiB)");
+    if (ec == http::error::bad_content_length) return refuse(400, kBadLength);
     if (ec.category() == http::make_error_code(http::error::bad_method).category() &&
         ec != http::error::end_of_stream && ec != http::error::partial_message)
       return refuse(400, "the request is malformed (" + ec.message() + ")");

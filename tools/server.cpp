@@ -33,16 +33,16 @@ HttpAnswer json_answer(const nlohmann::json& body) {
   return {.status = 200, .content_type = kJson, .body = dump_line(body) + '\n', .headers = {}};
 }
 
-// The request's parameters, each one that the route at `path` takes (`taken`) and given once;
+// The request's parameters, each one that `route` ("GET /api/v1/probe") takes and given once;
 // throws ParseError naming the first that is not.
-ProbeServer::Parameters parameters(const HttpRequest& req, const std::string& path,
+ProbeServer::Parameters parameters(const HttpRequest& req, const std::string& route,
                                    const std::vector<std::string>& taken) {
   ProbeServer::Parameters given;
   for (const auto& [name, value] : req.query) {
     if (std::find(taken.begin(), taken.end(), name) == taken.end()) {
       std::string list;
       for (const auto& t : taken) list += (list.empty() ? "" : ", ") + t;
-      throw ParseError("unknown parameter '" + name + "' (" + path + " takes " +
+      throw ParseError("unknown parameter '" + name + "' (" + route + " takes " +
                        (list.empty() ? "none" : list) + ")");
     }
     if (!given.emplace(name, value).second)
@@ -163,9 +163,10 @@ void ProbeServer::add_api_route(const std::string& method, const std::string& pa
                                 std::vector<std::string> taken, ApiHandler handler) {
   http_.add_route(
       method, path,
-      [this, path, taken = std::move(taken), handler = std::move(handler)](const HttpRequest& req) {
+      [this, route = method + ' ' + path, taken = std::move(taken),
+       handler = std::move(handler)](const HttpRequest& req) {
         try {
-          return handler(parameters(req, path, taken), req.body);
+          return handler(parameters(req, route, taken), req.body);
         } catch (const std::exception& e) {
           return error(status_of(e), e.what());
         }
