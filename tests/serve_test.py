@@ -62,9 +62,9 @@ def cli(folders, positions, *flags):
 class Server:
     """A `morabaraba serve` on a free port, its log collected."""
 
-    def __init__(self, *extra):
+    def __init__(self, *extra, folders=FOLDERS.values()):
         args = [TOOL, "serve", "--port", "0", "--threads", "8", *extra]
-        for f in FOLDERS.values():
+        for f in folders:
             args += ["--db", f]
         self.log = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
@@ -609,6 +609,33 @@ class LimitTest(unittest.TestCase):
         finally:
             status, _ = server.stop()
         self.assertEqual(status, 0)
+
+
+class DamagedTableTest(unittest.TestCase):
+    def test_error_names_the_folder_not_its_path(self):
+        """A damaged table is a 500 naming the file by its folder's name."""
+        with tempfile.TemporaryDirectory() as root:
+            folder = os.path.join(root, "malom-copy")
+            os.mkdir(folder)
+            with open(os.path.join(FOLDERS["malom"], "3v3.mtb"), "rb") as f:
+                table = bytearray(f.read())
+            table[len(table) // 2] ^= 0xFF  # in a block: found when a probe decodes it
+            with open(os.path.join(folder, "3v3.mtb"), "wb") as f:
+                f.write(table)
+            server = Server("--quiet", folders=[folder])
+            try:
+                rng = random.Random(26)
+                errors = []
+                for _ in range(300):
+                    status, answer = server.get_json(
+                        query("/api/v1/probe", position=random_position(rng)))
+                    if status == 500:
+                        errors.append(answer["error"])
+            finally:
+                server.stop()
+        self.assertTrue(errors)
+        for error in errors:
+            self.assertTrue(error.startswith("malom-copy/3v3.mtb: checksum mismatch"), error)
 
 
 class StopTest(unittest.TestCase):

@@ -1,13 +1,11 @@
 #include "tools/http_server.h"
 
 #include <boost/asio/dispatch.hpp>
-#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cstdio>
@@ -126,8 +124,7 @@ class HttpServer::Impl {
   explicit Impl(const HttpServerOptions& options)
       : options_(options),
         acceptor_(asio::make_strand(io_)),
-        accept_retry_(acceptor_.get_executor()),
-        workers_(options.threads) {}
+        accept_retry_(acceptor_.get_executor()) {}
 
   int bind(const std::string& address, int port);
   void listen();
@@ -140,13 +137,6 @@ class HttpServer::Impl {
     return it == routes_.end() ? nullptr : &it->second;
   }
   bool stop_requested() const { return stop_requested_; }
-  // Runs `job` on the handler pool, keeping listen() running until it is done.
-  template <typename Job>
-  void run_handler(Job job) {
-    asio::post(workers_, [job = std::move(job), guard = asio::make_work_guard(io_)]() mutable {
-      job();
-    });
-  }
   void forget(std::list<std::weak_ptr<Connection>>::iterator registration);
 
   std::map<std::string, Route> routes_;
@@ -161,20 +151,20 @@ class HttpServer::Impl {
   }
 
   const HttpServerOptions options_;
-  asio::io_context io_{static_cast<int>(kIoThreads)};
+  asio::io_context io_{static_cast<int>(options_.threads)};
   tcp::acceptor acceptor_;          // and what runs on its strand: accepting, stopping
   asio::steady_timer accept_retry_;  // after a failed accept (out of file descriptors)
   bool accept_paused_ = false;       // at max_connections; on the acceptor's strand
   std::atomic<bool> stop_requested_ = false;
-  asio::thread_pool workers_;
   std::mutex connections_mutex_;
   std::list<std::weak_ptr<Connection>> connections_;  // the open ones, for stop()
 };
 
 namespace {
 
-// One client connection: reads a request, has the handler pool answer it, writes the answer,
-// and again, all on its own strand.
+// One client connection: reads a request, answers it, writes the answer, and again, each step
+// on its own strand, so that one connection's steps never run at once while the threads run
+// other connections' beside them.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(HttpServer::Impl& server, tcp::socket socket)
@@ -279,7 +269,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     close();
   }
 
-  // The request read in full: its answer from the route, computed on the handler pool.
+  // The request read in full: its answer from the route, computed on this thread (a slow one
+  // holds this connection only) and written at once.
   void on_request() {
     started_ = std::chrono::steady_clock::now();
     timed_ = true;
@@ -305,26 +296,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
       refused.headers.emplace_back("Allow", allow(*route));
       return write(std::move(refused));
     }
-    HttpRequest request{
+    const HttpRequest request{
         .path = std::move(*path), .query = std::move(*query), .body = std::move(req.body())};
-    server_.run_handler([self = shared_from_this(), route, handler = &handler->second,
-                         request = std::move(request)] {
-      HttpAnswer answer;
-      try {
-        answer = (*handler)(request);
-      } catch (const std::exception& e) {
-        answer = error_answer(500, e.what());
-      }
-      if (route->cross_origin) answer.headers.emplace_back("Access-Control-Allow-Origin", "*");
-      asio::post(self->stream_.get_executor(), [self, answer = std::move(answer)]() mutable {
-        self->write(std::move(answer));
-      });
-    });
+    HttpAnswer answer;
+    try {
+      answer = handler->second(request);
+    } catch (const std::exception& e) {
+      answer = error_answer(500, e.what());
+    }
+    if (route->cross_origin) answer.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    write(std::move(answer));
   }
 
   static HttpAnswer preflight(const Route& route) {
-    HttpAnswer answer{
-        .status = 204, .content_type = {}, .body = {}, .headers = {{"Allow", allow(route)}}};
+    HttpAnswer answer{.status = 204, .headers = {{"Allow", allow(route)}}};
     if (route.cross_origin)
       answer.headers.insert(answer.headers.end(),
                             {{"Access-Control-Allow-Origin", "*"},
@@ -434,10 +419,9 @@ void HttpServer::Impl::listen() {
   if (stop_requested_) return;
   asio::post(acceptor_.get_executor(), [this] { accept(); });
   std::vector<std::thread> threads;
-  for (std::size_t i = 1; i < kIoThreads; ++i) threads.emplace_back([this] { io_.run(); });
+  for (std::size_t i = 1; i < options_.threads; ++i) threads.emplace_back([this] { io_.run(); });
   io_.run();
   for (auto& t : threads) t.join();
-  workers_.join();
 }
 
 void HttpServer::Impl::stop() {

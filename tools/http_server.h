@@ -2,9 +2,9 @@
 // method to handlers, for `morabaraba serve` (tools/server.h holds its routes).
 //
 // What it promises its clients, whatever the others do:
-// - A few threads (kIoThreads) accept, read and write every connection without blocking;
-//   handlers run on a separate pool of `threads`, so a slow answer delays only its own
-//   connection.
+// - `threads` threads run every connection: accept, read, answer, write, with no thread waiting
+//   on a client. A connection's steps run in order on a strand of its own; a slow answer (a
+//   table decoded) holds one thread, while the others go on with the other connections.
 // - A deadline: a client has `deadline` to send each request in full (from when the server
 //   waits for it: an idle keep-alive connection is dropped after it too) and again to take its
 //   answer. A slow or silent client is dropped at its deadline, without an answer.
@@ -41,13 +41,13 @@ struct HttpRequest {
 
 struct HttpAnswer {
   int status = 200;
-  std::string content_type;
-  std::string body;
-  std::vector<std::pair<std::string, std::string>> headers;  // more header fields
+  std::string content_type{};
+  std::string body{};
+  std::vector<std::pair<std::string, std::string>> headers{};  // more header fields
 };
 
 struct HttpServerOptions {
-  std::size_t threads = 8;  // handlers running at once
+  std::size_t threads = 8;  // run the connections, and so answer requests at once
   std::size_t max_connections = 1024;
   std::chrono::milliseconds deadline{5000};
   bool log_requests = true;  // one line per answer on stderr: method, path, status, time
@@ -55,13 +55,12 @@ struct HttpServerOptions {
 
 class HttpServer {
  public:
-  static constexpr std::size_t kIoThreads = 2;
   static constexpr std::size_t kMaxRequestLineBytes = 8 << 10;
   static constexpr std::size_t kMaxHeaderBytes = 16 << 10;  // the request line included
   static constexpr std::size_t kMaxBodyBytes = std::size_t{1} << 20;
 
-  // Runs on the handler pool, any number at once. An exception it throws is answered 500 with
-  // its message.
+  // Runs on any of the threads, up to `threads` at once. An exception it throws is answered
+  // 500 with its message.
   using Handler = std::function<HttpAnswer(const HttpRequest&)>;
 
   explicit HttpServer(const HttpServerOptions& options);

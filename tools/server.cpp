@@ -30,7 +30,7 @@ int status_of(const std::exception& e) {
 }
 
 HttpAnswer json_answer(const nlohmann::json& body) {
-  return {.status = 200, .content_type = kJson, .body = dump_line(body) + '\n', .headers = {}};
+  return {.content_type = kJson, .body = dump_line(body) + '\n'};
 }
 
 // The request's parameters, each one that `route` ("GET /api/v1/probe") takes and given once;
@@ -104,10 +104,7 @@ HttpAnswer answer_batch(const Database& db, AnswerParts parts, std::string_view 
     }
     out += '\n';
   }
-  return {.status = 200,
-          .content_type = "application/x-ndjson",
-          .body = std::move(out),
-          .headers = {}};
+  return {.content_type = "application/x-ndjson", .body = std::move(out)};
 }
 
 nlohmann::json info_json(const ServedDatabases& dbs) {
@@ -202,8 +199,7 @@ void ProbeServer::add_routes() {
         "GET", std::string(asset.path),
         [asset](const HttpRequest&) {
           // Everything the page needs comes from this server.
-          return HttpAnswer{.status = 200,
-                            .content_type = std::string(asset.content_type),
+          return HttpAnswer{.content_type = std::string(asset.content_type),
                             .body = std::string(asset.body),
                             .headers = {{"Content-Security-Policy", "default-src 'self'"}}};
         },
