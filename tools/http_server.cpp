@@ -6,7 +6,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cstdio>
@@ -104,7 +104,11 @@ std::string log_field(std::string_view text) {
 }
 
 struct Route {
-  std::map<std::string, HttpServer::Handler> handlers;  // by method
+  struct Method {
+    HttpServer::Handler handler;
+    bool long_running;
+  };
+  std::map<std::string, Method> handlers;  // by method
   bool cross_origin = false;
   std::string methods;  // "GET, POST": what it answers, for errors and `Allow`
 };
@@ -124,6 +128,7 @@ class HttpServer::Impl {
  public:
   explicit Impl(const HttpServerOptions& options)
       : options_(options), acceptor_(accept_io_), accept_retry_(accept_io_) {
+    idle_.push_back(asio::make_work_guard(accept_io_));  // while accepting waits for a slot
     for (std::size_t i = 0; i < options.threads; ++i) {
       contexts_.push_back(std::make_unique<asio::io_context>(1));
       idle_.push_back(asio::make_work_guard(*contexts_.back()));
@@ -141,6 +146,11 @@ class HttpServer::Impl {
     return it == routes_.end() ? nullptr : &it->second;
   }
   bool stop_requested() const { return stop_requested_; }
+  // Runs `job` on the pool of long answers.
+  template <typename Job>
+  void run_long(Job job) {
+    asio::post(long_answers_, std::move(job));
+  }
   void forget(std::list<std::weak_ptr<Connection>>::iterator registration);
 
   std::map<std::string, Route> routes_;
@@ -148,7 +158,7 @@ class HttpServer::Impl {
  private:
   void accept();
   void on_accept(beast::error_code ec, tcp::socket socket);
-  void accept_if_below_limit();  // on the acceptor's strand
+  void accept_if_below_limit();  // on accept_io_
   std::size_t open_connections() {
     std::lock_guard lock(connections_mutex_);
     return connections_.size();
@@ -165,17 +175,17 @@ class HttpServer::Impl {
   std::size_t next_context_ = 0;
   tcp::acceptor acceptor_;
   asio::steady_timer accept_retry_;  // after a failed accept (out of file descriptors)
-  bool accept_paused_ = false;       // at max_connections; on the acceptor's strand
+  bool accept_paused_ = false;       // at max_connections; on accept_io_
   std::atomic<bool> stop_requested_ = false;
+  asio::thread_pool long_answers_{options_.threads};
   std::mutex connections_mutex_;
   std::list<std::weak_ptr<Connection>> connections_;  // the open ones, for stop()
 };
 
 namespace {
 
-// One client connection: reads a request, answers it, writes the answer, and again, each step
-// on its own strand, so that one connection's steps never run at once while the threads run
-// other connections' beside them.
+// One client connection: reads a request, answers it, writes the answer, and again, on the
+// thread of its event loop.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(HttpServer::Impl& server, tcp::socket socket)
@@ -185,10 +195,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::list<std::weak_ptr<Connection>>::iterator registration_;
 
   void start() {
-    asio::dispatch(socket_.get_executor(), [self = shared_from_this()] {
-      self->read_request();
-      self->watch_deadline();
-    });
+    asio::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read_request(); });
   }
   // No more requests (the server stops): the read waiting for one ends, and so does the
   // connection once the answer in progress, if any, is written.
@@ -207,7 +214,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     method_.clear();
     path_.clear();
     timed_ = false;
-    deadline_ = std::chrono::steady_clock::now() + server_.options().deadline;
+    set_deadline(std::chrono::steady_clock::now() + server_.options().deadline);
     http::async_read_header(socket_, buffer_, *parser_,
                             [self = shared_from_this()](beast::error_code ec, std::size_t) {
                               self->on_header(ec);
@@ -283,8 +290,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     close();
   }
 
-  // The request read in full: its answer from the route, computed on this thread (a slow one
-  // holds this connection only) and written at once.
+  // The request read in full: its answer from the route, computed on this thread and written
+  // at once, or (a long one) on the pool of long answers.
   void on_request() {
     started_ = std::chrono::steady_clock::now();
     timed_ = true;
@@ -303,23 +310,37 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const Route* route = server_.route(*path);
     if (!route) return write(error_answer(404, "no such path: " + *path));
     if (req.method() == http::verb::options) return write(preflight(*route));
-    const auto handler = route->handlers.find(head_ ? "GET" : method_);
-    if (handler == route->handlers.end()) {
+    const auto method = route->handlers.find(head_ ? "GET" : method_);
+    if (method == route->handlers.end()) {
       HttpAnswer refused =
           error_answer(405, *path + " answers " + route->methods + ", not " + method_);
       refused.headers.emplace_back("Allow", allow(*route));
       return write(std::move(refused));
     }
-    const HttpRequest request{
+    HttpRequest request{
         .path = std::move(*path), .query = std::move(*query), .body = std::move(req.body())};
+    if (!method->second.long_running) return write(answer(*route, method->second, request));
+    // The connection's loop runs on meanwhile: its deadline timer waits.
+    set_deadline(std::chrono::steady_clock::time_point::max());
+    server_.run_long([self = shared_from_this(), route, handler = &method->second,
+                      request = std::move(request)] {
+      asio::post(self->socket_.get_executor(),
+                 [self, answer = answer(*route, *handler, request)]() mutable {
+                   self->write(std::move(answer));
+                 });
+    });
+  }
+
+  static HttpAnswer answer(const Route& route, const Route::Method& method,
+                           const HttpRequest& request) {
     HttpAnswer answer;
     try {
-      answer = handler->second(request);
+      answer = method.handler(request);
     } catch (const std::exception& e) {
       answer = error_answer(500, e.what());
     }
-    if (route->cross_origin) answer.headers.emplace_back("Access-Control-Allow-Origin", "*");
-    write(std::move(answer));
+    if (route.cross_origin) answer.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    return answer;
   }
 
   static HttpAnswer preflight(const Route& route) {
@@ -350,7 +371,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     response_.keep_alive(keep_alive);
     response_.prepare_payload();
     if (head_) response_.body().clear();  // Content-Length stays that of GET's body
-    deadline_ = std::chrono::steady_clock::now() + server_.options().deadline;
+    set_deadline(std::chrono::steady_clock::now() + server_.options().deadline);
     http::async_write(socket_, response_,
                       [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
                         self->log();
@@ -379,8 +400,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void close_gracefully() {
     beast::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_send, ignored);
-    deadline_ = std::chrono::steady_clock::now() + kLinger;
-    watch_deadline();  // sooner than the one it waits for
+    set_deadline(std::chrono::steady_clock::now() + kLinger);
     drain();
   }
   void drain() {
@@ -397,11 +417,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
     deadline_timer_.cancel();
   }
 
-  // Closes the connection once `deadline_` has passed, which cancels what waits on the client.
-  // The deadline moves on with every request without touching the timer, which wakes once per
-  // deadline at most (a timer set and cancelled for each read and write, as beast::tcp_stream
-  // does, cost a fifth of the requests per second on a loaded machine). Setting the timer
-  // cancels the wait before.
+  // The connection is closed once `deadline` has passed, which cancels what waits on the
+  // client. A later deadline leaves the timer alone (it looks again when it wakes, once per
+  // deadline at most: a timer set and cancelled for each read and write, as beast::tcp_stream
+  // does, costs hand-offs); an earlier one, after a long answer or to linger, sets it.
+  void set_deadline(std::chrono::steady_clock::time_point deadline) {
+    const bool sooner = deadline < deadline_;
+    deadline_ = deadline;
+    if (sooner) watch_deadline();
+  }
+  // Setting the timer cancels the wait before, whose handler then does nothing.
   void watch_deadline() {
     deadline_timer_.expires_at(deadline_);
     deadline_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
@@ -456,6 +481,7 @@ void HttpServer::Impl::listen() {
   for (auto& context : contexts_) threads.emplace_back([&context] { context->run(); });
   accept_io_.run();
   for (auto& t : threads) t.join();
+  long_answers_.join();
 }
 
 void HttpServer::Impl::stop() {
@@ -464,12 +490,16 @@ void HttpServer::Impl::stop() {
     beast::error_code ignored;
     acceptor_.close(ignored);
     accept_retry_.cancel();
+    // Outside the lock: a connection may end meanwhile, and its last owner be here.
+    std::vector<std::shared_ptr<Connection>> open;
     {
       std::lock_guard lock(connections_mutex_);
       for (const auto& weak : connections_)
-        if (const auto connection = weak.lock()) connection->stop_reading();
+        if (auto connection = weak.lock()) open.push_back(std::move(connection));
     }
-    // Each loop ends once its connections have.
+    for (const auto& connection : open) connection->stop_reading();
+    open.clear();
+    // Each loop ends once its connections have (this one now).
     for (auto& guard : idle_) guard.reset();
   });
 }
@@ -528,10 +558,10 @@ HttpServer::HttpServer(const HttpServerOptions& options)
 HttpServer::~HttpServer() = default;
 
 void HttpServer::add_route(const std::string& method, const std::string& path, Handler handler,
-                           bool cross_origin) {
+                           RouteOptions options) {
   Route& route = impl_->routes_[path];
-  route.handlers[method] = std::move(handler);
-  route.cross_origin = route.cross_origin || cross_origin;
+  route.handlers[method] = {std::move(handler), options.long_running};
+  route.cross_origin = route.cross_origin || options.cross_origin;
   route.methods += (route.methods.empty() ? "" : ", ") + method;
 }
 

@@ -2,9 +2,10 @@
 // method to handlers, for `morabaraba serve` (tools/server.h holds its routes).
 //
 // What it promises its clients, whatever the others do:
-// - `threads` threads run every connection: accept, read, answer, write, with no thread waiting
-//   on a client. A connection's steps run in order on a strand of its own; a slow answer (a
-//   table decoded) holds one thread, while the others go on with the other connections.
+// - A thread accepts connections and deals them in turn to `threads` others, each running an
+//   event loop that reads, answers and writes its connections without waiting on any client.
+//   An answer (a few table blocks decoded at worst) holds its thread's other connections for
+//   as long; a long one (a batch: RouteOptions::long_running) runs on a pool of its own.
 // - A deadline: a client has `deadline` to send each request in full (from when the server
 //   waits for it: an idle keep-alive connection is dropped after it too) and again to take its
 //   answer. A slow or silent client is dropped at its deadline, without an answer.
@@ -47,7 +48,7 @@ struct HttpAnswer {
 };
 
 struct HttpServerOptions {
-  std::size_t threads = 8;  // run the connections, and so answer requests at once
+  std::size_t threads = 8;  // run the connections (and as many the long answers)
   std::size_t max_connections = 1024;
   std::chrono::milliseconds deadline{5000};
   bool log_requests = true;  // one line per answer on stderr: method, path, status, time
@@ -59,8 +60,8 @@ class HttpServer {
   static constexpr std::size_t kMaxHeaderBytes = 16 << 10;  // the request line included
   static constexpr std::size_t kMaxBodyBytes = std::size_t{1} << 20;
 
-  // Runs on any of the threads, up to `threads` at once. An exception it throws is answered
-  // 500 with its message.
+  // Runs on any of the threads, any number at once. An exception it throws is answered 500
+  // with its message.
   using Handler = std::function<HttpAnswer(const HttpRequest&)>;
 
   explicit HttpServer(const HttpServerOptions& options);
@@ -68,11 +69,19 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
   ~HttpServer();
 
-  // Answers `method` ("GET", "POST") at `path`, before bind(). A cross-origin route's answers
-  // carry `Access-Control-Allow-Origin: *` and its OPTIONS answers the CORS preflight, so that
-  // pages of other sites may call it.
+  struct RouteOptions {
+    // Its answers carry `Access-Control-Allow-Origin: *` and its OPTIONS answers the CORS
+    // preflight, so that pages of other sites may call it.
+    bool cross_origin = false;
+    // It may take long (a batch of probes): it runs on a pool of `threads` of its own, so that
+    // the connections sharing its connection's thread go on meanwhile. Others run on that
+    // thread, which saves two hand-offs between threads a request.
+    bool long_running = false;
+  };
+  // Answers `method` ("GET", "POST") at `path`, before bind(); `cross_origin` holds for the
+  // path once one of its methods asks for it.
   void add_route(const std::string& method, const std::string& path, Handler handler,
-                 bool cross_origin);
+                 RouteOptions options);
   // Listens on `address` (a name or an IP address) at `port` (0: any free port) and returns the
   // port. Throws std::runtime_error when it cannot, a port in use included: the socket is
   // never shared with another process (no SO_REUSEPORT).

@@ -157,7 +157,8 @@ HttpAnswer ProbeServer::error(int status, std::string message) const {
 }
 
 void ProbeServer::add_api_route(const std::string& method, const std::string& path,
-                                std::vector<std::string> taken, ApiHandler handler) {
+                                std::vector<std::string> taken, ApiHandler handler,
+                                bool long_running) {
   http_.add_route(
       method, path,
       [this, route = method + ' ' + path, taken = std::move(taken),
@@ -168,7 +169,7 @@ void ProbeServer::add_api_route(const std::string& method, const std::string& pa
           return error(status_of(e), e.what());
         }
       },
-      /*cross_origin=*/true);
+      {.cross_origin = true, .long_running = long_running});
 }
 
 void ProbeServer::add_routes() {
@@ -183,10 +184,12 @@ void ProbeServer::add_routes() {
                   return json_answer(answer_json(requested(dbs, p), required(p, "position"),
                                                  requested_parts({.line = true}, p)));
                 });
-  add_api_route("POST", "/api/v1/probe", {"rules", "pure"},
-                [&dbs](const Parameters& p, std::string_view body) {
-                  return answer_batch(requested(dbs, p), requested_parts(kProbeParts, p), body);
-                });
+  add_api_route(
+      "POST", "/api/v1/probe", {"rules", "pure"},
+      [&dbs](const Parameters& p, std::string_view body) {
+        return answer_batch(requested(dbs, p), requested_parts(kProbeParts, p), body);
+      },
+      /*long_running=*/true);
   const nlohmann::json info = info_json(dbs);
   add_api_route("GET", "/api/v1/info", {},
                 [info](const Parameters&, std::string_view) { return json_answer(info); });
@@ -203,7 +206,7 @@ void ProbeServer::add_routes() {
                             .body = std::string(asset.body),
                             .headers = {{"Content-Security-Policy", "default-src 'self'"}}};
         },
-        /*cross_origin=*/false);
+        {.cross_origin = false, .long_running = false});
 }
 
 }  // namespace mora::tools

@@ -47,10 +47,12 @@ class ProbeServer {
 
  private:
   // An API route: `handler` gets the parameters, checked against `taken`, and the body; what
-  // it throws is answered as an error (status_of in server.cpp).
+  // it throws is answered as an error (status_of in server.cpp). A long-running one may take
+  // long (HttpServer::RouteOptions).
   using ApiHandler = std::function<HttpAnswer(const Parameters&, std::string_view body)>;
   void add_api_route(const std::string& method, const std::string& path,
-                     std::vector<std::string> taken, ApiHandler handler);
+                     std::vector<std::string> taken, ApiHandler handler,
+                     bool long_running = false);
   void add_routes();
   HttpAnswer error(int status, std::string message) const;
 
