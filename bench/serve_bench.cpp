@@ -9,11 +9,10 @@
 // that port of 127.0.0.1 instead (to measure two builds' servers with one client).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-
-#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <random>

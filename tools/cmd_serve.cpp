@@ -37,10 +37,10 @@ int run_serve(const std::vector<std::string>& args) {
   options.add_options()("bind", po::value<std::string>()->default_value("127.0.0.1"),
                         "address to listen on (0.0.0.0: every interface)")(
       "port", po::value<int>()->default_value(8080), "port to listen on (0: any free port)")(
-      "threads", po::value<int>()->default_value(8), "requests answered at once")(
+      "threads", po::value<int>()->default_value(8),
+      "threads serving connections (and as many answering batches)")(
       "max-connections", po::value<int>()->default_value(1024),
-      "connections open at once (more wait until one closes)")(
-      "quiet", "no log line per request");
+      "connections open at once (more wait until one closes)")("quiet", "no log line per request");
   auto vm = parse("serve",
                   "--db DIR [--db DIR ...] [--bind ADDR] [--port P] [--threads T]\n"
                   "      [--max-connections N] [--quiet]\n\n"

@@ -159,17 +159,16 @@ HttpAnswer ProbeServer::error(int status, std::string message) const {
 void ProbeServer::add_api_route(const std::string& method, const std::string& path,
                                 std::vector<std::string> taken, ApiHandler handler,
                                 bool long_running) {
-  http_.add_route(
-      method, path,
-      [this, route = method + ' ' + path, taken = std::move(taken),
-       handler = std::move(handler)](const HttpRequest& req) {
-        try {
-          return handler(parameters(req, route, taken), req.body);
-        } catch (const std::exception& e) {
-          return error(status_of(e), e.what());
-        }
-      },
-      {.cross_origin = true, .long_running = long_running});
+  http_.add_route(method, path,
+                  [this, route = method + ' ' + path, taken = std::move(taken),
+                   handler = std::move(handler)](const HttpRequest& req) {
+                    try {
+                      return handler(parameters(req, route, taken), req.body);
+                    } catch (const std::exception& e) {
+                      return error(status_of(e), e.what());
+                    }
+                  },
+                  {.cross_origin = true, .long_running = long_running});
 }
 
 void ProbeServer::add_routes() {
@@ -198,15 +197,15 @@ void ProbeServer::add_routes() {
   });
   for (const ExplorerAsset& asset : explorer_assets())
     // The page reads its own query (position, rules): any is taken.
-    http_.add_route(
-        "GET", std::string(asset.path),
-        [asset](const HttpRequest&) {
-          // Everything the page needs comes from this server.
-          return HttpAnswer{.content_type = std::string(asset.content_type),
-                            .body = std::string(asset.body),
-                            .headers = {{"Content-Security-Policy", "default-src 'self'"}}};
-        },
-        {.cross_origin = false, .long_running = false});
+    http_.add_route("GET", std::string(asset.path),
+                    [asset](const HttpRequest&) {
+                      // Everything the page needs comes from this server.
+                      return HttpAnswer{
+                          .content_type = std::string(asset.content_type),
+                          .body = std::string(asset.body),
+                          .headers = {{"Content-Security-Policy", "default-src 'self'"}}};
+                    },
+                    {.cross_origin = false, .long_running = false});
 }
 
 }  // namespace mora::tools

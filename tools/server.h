@@ -51,8 +51,7 @@ class ProbeServer {
   // long (HttpServer::RouteOptions).
   using ApiHandler = std::function<HttpAnswer(const Parameters&, std::string_view body)>;
   void add_api_route(const std::string& method, const std::string& path,
-                     std::vector<std::string> taken, ApiHandler handler,
-                     bool long_running = false);
+                     std::vector<std::string> taken, ApiHandler handler, bool long_running = false);
   void add_routes();
   HttpAnswer error(int status, std::string message) const;
 
