@@ -306,8 +306,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto query = decoded_query(mark == std::string_view::npos ? std::string_view()
                                                               : target.substr(mark + 1));
     if (!path || !query)
-      return refuse(400, "the request target '" + std::string(target) +
-                             "' has a '%' not followed by two hexadecimal digits");
+      return write(error_answer(400, "the request target '" + std::string(target) +
+                                         "' has a '%' not followed by two hexadecimal digits"));
     path_ = *path;
     const Route* route = server_.route(*path);
     if (!route) return write(error_answer(404, "no such path: " + *path));

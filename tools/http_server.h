@@ -14,9 +14,10 @@
 // - Requests of a connection (keep-alive, pipelined or not) are answered one by one, in order.
 // - A request line over kMaxRequestLineBytes is refused with 414, a header over
 //   kMaxHeaderBytes with 431, a body over kMaxBodyBytes (of any content type, chunked or not)
-//   with 413, a malformed request (a duplicate or conflicting Content-Length, a bad
-//   percent-encoding) with 400, a transfer coding other than chunked with 501; each then closes
-//   the connection, whose framing cannot be trusted.
+//   with 413, a request whose length is in doubt (a duplicate or conflicting Content-Length, or
+//   one beside Transfer-Encoding) or otherwise malformed with 400, a transfer coding other than
+//   chunked with 501; each then closes the connection, whose framing cannot be trusted. A
+//   target with a bad percent-encoding is refused with 400 too.
 // - An unknown path is answered 404, a method its path does not answer 405 (with `Allow`),
 //   OPTIONS 204 with `Allow` (and the CORS preflight headers on cross-origin routes), HEAD as
 //   GET without the body.
