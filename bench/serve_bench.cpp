@@ -1,14 +1,19 @@
 // The HTTP server (bench/README.md, "Serving"): requests per second of GET /api/v1/probe on a
-// warm database from one and two client threads (keep-alive connections, the server in this
-// process with its default 8 threads), against the same answer computed directly
-// (answer_json(), what the handler calls) and a bare Database::probe. The difference between
-// BM_HttpProbe/threads:1 and BM_Answer is the server's added latency.
+// warm database from one and two client threads (keep-alive connections, Boost.Beast's client;
+// the server in this process with its default options), against the same answer computed
+// directly (answer_json(), what the handler calls) and a bare Database::probe. The difference
+// between BM_HttpProbe/threads:1 and BM_Answer is the server's added latency.
 //
 // MORABARABA_BENCH_DB=<folder> build/bin/serve_bench   (e.g. solve --max-total 8)
+// With MORABARABA_BENCH_PORT=<port> the requests go to a `morabaraba serve` of that folder on
+// that port of 127.0.0.1 instead (to measure two builds' servers with one client).
 #include <benchmark/benchmark.h>
-#include <httplib.h>
 
 #include <algorithm>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
@@ -52,17 +57,27 @@ const Sample& sample() {
       for (int k = 0; k < sub.mover + sub.other; ++k)
         pos.cows[k < sub.mover ? kWhite : kBlack] |= bit(points[k]);
       out.positions.push_back(to_string(pos, db.game().board()));
-      out.paths.push_back("/api/v1/probe?position=" +
-                          httplib::detail::encode_query_param(out.positions.back()));
+      std::string path = "/api/v1/probe?position=";
+      for (const char c : out.positions.back()) {
+        constexpr char kHex[] = "0123456789ABCDEF";
+        const auto byte = static_cast<unsigned char>(c);
+        if (std::isalnum(byte) || c == '.' || c == '-' || c == '_' || c == '~')
+          path += c;
+        else
+          path += {'%', kHex[byte >> 4], kHex[byte & 0xF]};
+      }
+      out.paths.push_back(std::move(path));
     }
     return out;
   }();
   return s;
 }
 
-// The server on a free port of 127.0.0.1, for the whole run.
+// The server on a free port of 127.0.0.1, for the whole run (or the one of
+// MORABARABA_BENCH_PORT).
 int server_port() {
   static const int port = [] {
+    if (const char* external = std::getenv("MORABARABA_BENCH_PORT")) return std::stoi(external);
     // Never destroyed: it answers until the process exits.
     auto* server = new ProbeServer(served(), {.log_requests = false});
     const int p = server->bind("127.0.0.1", 0);
@@ -95,15 +110,32 @@ void BM_Answer(benchmark::State& state) {
 BENCHMARK(BM_Answer)->UseRealTime();
 
 void BM_HttpProbe(benchmark::State& state) {
+  namespace beast = boost::beast;
+  namespace http = beast::http;
   const Sample& s = sample();
-  httplib::Client client("127.0.0.1", server_port());
-  client.set_keep_alive(true);
+  boost::asio::io_context io;
+  beast::tcp_stream stream(io);
+  const boost::asio::ip::tcp::endpoint server{boost::asio::ip::make_address("127.0.0.1"),
+                                              static_cast<unsigned short>(server_port())};
+  stream.connect(server);
+  beast::flat_buffer buffer;
+  http::request<http::empty_body> request(http::verb::get, "/", 11);
+  request.set(http::field::host, "127.0.0.1");
   std::size_t i = static_cast<std::size_t>(state.thread_index()) * 1000;
   for (auto _ : state) {
-    const auto res = client.Get(s.paths[i++ % s.paths.size()]);
-    if (!res || res->status != 200) {
+    request.target(s.paths[i++ % s.paths.size()]);
+    http::response<http::string_body> response;
+    beast::error_code ec;
+    http::write(stream, request, ec);
+    if (!ec) http::read(stream, buffer, response, ec);
+    if (ec || response.result_int() != 200) {
       state.SkipWithError("request failed");
       break;
+    }
+    // A server may close a keep-alive connection (cpp-httplib's did after 1,000 requests).
+    if (!response.keep_alive()) {
+      stream.close();
+      stream.connect(server);
     }
   }
   state.SetItemsProcessed(state.iterations());

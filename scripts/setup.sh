@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libzstd-dev libxxhash-dev libboost-program-options-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libopenmpi-dev openmpi-bin
-  nlohmann-json3-dev libcpp-httplib-dev python3 python3-pip python3-setuptools python3-pytest
+  nlohmann-json3-dev libboost-dev python3 python3-pip python3-setuptools python3-pytest
   chromium)
 missing=()
 for p in "${packages[@]}"; do

@@ -201,9 +201,12 @@ class Browser:
         os.close(self._from_browser)
 
 
-def get_json(origin, path, position, **params):
-    """The server's answer for `position` at `path`, whatever its status."""
-    query = urllib.parse.urlencode({"position": position, **params})
+def get_json(origin, path, position=None, **params):
+    """The server's answer for `position` (None: a path that takes none) at `path`, whatever its
+    status."""
+    if position is not None:
+        params = {"position": position, **params}
+    query = urllib.parse.urlencode(params)
     try:
         with urllib.request.urlopen(f"{origin}{path}?{query}") as r:
             return json.load(r)
@@ -330,7 +333,7 @@ def editor(browser, origin, check):
     browser.click("#edit")
     browser.redraw(lambda: browser.click("#edit-clear"))
     browser.page(START, with_line=False)
-    points = [p["name"] for p in get_json(origin, "/api/v1/info", "")["databases"][0]["board"]["points"]]
+    points = [p["name"] for p in get_json(origin, "/api/v1/info")["databases"][0]["board"]["points"]]
     # a7 once (White), g1 once (White), d6 twice (Black).
     for point, clicks in (("a7", 1), ("g1", 1), ("d6", 2)):
         for _ in range(clicks):
@@ -510,7 +513,7 @@ def every_preset(browser, origin, check):
     of the moving phase in the editor, on an empty board the command line refuses as the page
     does."""
     rules_of = {f: cli([f], "info", "--json")["rules"] for f in HOUSE + OTHERS}
-    for db in get_json(origin, "/api/v1/info", "")["databases"]:
+    for db in get_json(origin, "/api/v1/info")["databases"]:
         rules, herd = db["rules"], db["herd"]
         browser.navigate(f"{origin}/?rules={rules}")
         deadline, shown = time.monotonic() + 20, None

@@ -1,8 +1,10 @@
 """`morabaraba serve` on the probe_db fixture's databases (ctest serve), with the standard
-library only: its answers equal `probe --json` for a few hundred positions, every error status
-is provoked, bad input (huge query strings, non-UTF-8 bytes, a body of 100 MB, slow clients) is
-answered or refused while it keeps serving, 8 clients at once, one log line per request, and
-SIGTERM and SIGINT stop it cleanly.
+library only: its answers equal `probe --json` for a few hundred positions, POST answers equal
+GET's, every error status is provoked, bad input (huge query strings and headers, non-UTF-8
+bytes, a body of 100 MB, unknown parameters, a duplicate Content-Length, slow clients) is
+answered or refused while it keeps serving, bodies of any content type up to the limits,
+pipelined requests, CORS preflight, a port in use, the connection limit, 8 clients at once, one
+log line per request, and SIGTERM and SIGINT stop it cleanly (tests/serve_load_test.py: load).
 
     serve_test.py MORABARABA DB_ROOT
 """
@@ -12,6 +14,7 @@ import json
 import os
 import random
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -59,9 +62,9 @@ def cli(folders, positions, *flags):
 class Server:
     """A `morabaraba serve` on a free port, its log collected."""
 
-    def __init__(self, *extra):
+    def __init__(self, *extra, folders=FOLDERS.values()):
         args = [TOOL, "serve", "--port", "0", "--threads", "8", *extra]
-        for f in FOLDERS.values():
+        for f in folders:
             args += ["--db", f]
         self.log = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
@@ -95,6 +98,32 @@ class Server:
 
 def query(path, **params):
     return path + "?" + urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
+
+
+def read_response(stream):
+    """One response read from a socket's binary file: (status, headers by lower-case name,
+    body), or None when the server closed the connection first."""
+    status_line = stream.readline()
+    if not status_line:
+        return None
+    status = int(status_line.split()[1])
+    headers = {}
+    while (line := stream.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode().partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return status, headers, stream.read(int(headers.get("content-length", 0)))
+
+
+def raw_exchange(port, data):
+    """Sends `data` (requests as bytes) on one connection and reads every response until the
+    server closes it: [(status, headers, body)]."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(data)
+        stream = sock.makefile("rb")
+        responses = []
+        while (response := read_response(stream)) is not None:
+            responses.append(response)
+        return responses
 
 
 def without_explorer_fields(answer):
@@ -185,16 +214,81 @@ class ServeTest(unittest.TestCase):
                 "POST", query("/api/v1/probe", rules=rules), "\n".join(positions).encode())
             self.assertEqual(status, 200)
             got = [json.loads(line) for line in body.decode().splitlines()]
-            self.assertEqual(got, cli(folders, positions, "--moves"))
+            self.assertEqual([without_explorer_fields(a) for a in got],
+                             cli(folders, positions, "--moves"))
+
+    def test_post_and_get_answer_alike(self):
+        """Field for field, each move's position included, under both metrics."""
+        for rules, (_, positions) in self.cases.items():
+            for pure in ("0", "1"):
+                status, body = self.server.request(
+                    "POST", query("/api/v1/probe", rules=rules, pure=pure),
+                    "\n".join(positions).encode())
+                self.assertEqual(status, 200)
+                posted = [json.loads(line) for line in body.decode().splitlines()]
+                self.assertEqual(len(posted), len(positions))
+                for position, answer in zip(positions, posted):
+                    with self.subTest(rules=rules, pure=pure, position=position):
+                        status, got = self.server.get_json(
+                            query("/api/v1/probe", position=position, rules=rules, pure=pure))
+                        if status != 200:
+                            got = {"position": position, **got}
+                        self.assertEqual(answer, got)
+
+    def test_bodies_of_any_content_type(self):
+        """8 KiB to 1 MiB bodies (cpp-httplib refused form bodies over 8 KiB) as form and text:
+        each line answered as GET answers it; one byte more is refused naming the limit."""
+        positions = self.cases["morabaraba"][1][:50]
+        # Lines that are no position, long enough that 1 MiB holds fewer than 10,000 lines.
+        filler = "x" * 199
+        answers = {}
+
+        def answer(position):
+            if position not in answers:
+                status, got = self.server.get_json(query("/api/v1/probe", position=position))
+                answers[position] = got if status == 200 else {"position": position, **got}
+            return answers[position]
+
+        for size in (8 << 10, 64 << 10, 1 << 20):
+            body = "\n".join(positions)
+            while len(body) + 1 + len(filler) <= size:
+                body += "\n" + filler
+            body += "\n" + "y" * (size - len(body) - 1)
+            self.assertEqual(len(body), size)
+            lines = body.split("\n")
+            for content_type in ("application/x-www-form-urlencoded", "text/plain; charset=utf-8"):
+                with self.subTest(size=size, content_type=content_type):
+                    status, got = self.server.request("POST", "/api/v1/probe", body.encode(),
+                                                      {"Content-Type": content_type})
+                    self.assertEqual(status, 200, got[:200])
+                    got = [json.loads(line) for line in got.decode().splitlines()]
+                    self.assertEqual(len(got), len(lines))
+                    self.assertEqual(got, [answer(line) for line in lines])
+        too_large = b"x\n" * (1 << 19) + b"x"
+        for headers, chunks in [({"Content-Type": "text/plain"}, too_large),
+                                ({"Transfer-Encoding": "chunked"},
+                                 (too_large[i:i + 65536] for i in range(0, len(too_large), 65536)))]:
+            with self.subTest(headers=headers):
+                connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+                connection.request("POST", "/api/v1/probe", body=chunks, headers=headers,
+                                   encode_chunked="Transfer-Encoding" in headers)
+                response = connection.getresponse()
+                self.assertEqual(response.status, 413)
+                self.assertEqual(json.loads(response.read()),
+                                 {"error": "the body is larger than 1048576 bytes (1 MiB)"})
+                connection.close()
 
     def test_pure(self):
         """pure=1 orders the moves and plays the line by pure distance, as `probe --pure` does,
-        on every endpoint that does either; pure=0 is the default; another value is a 400."""
+        on every endpoint that does either; pure=0 is the default (test_parameters: another
+        value is a 400). Some of these positions have a line of the pure game that differs from
+        the one under the ply limit."""
         folders, positions = self.cases["morabaraba"]
-        positions = positions[:40]
+        positions = positions[:80]
+        lines_by_pure = {}
         for pure, flags in (("1", ["--pure"]), ("0", [])):
             expected = cli(folders, positions, "--moves", *flags)
-            lines = cli(folders, positions, "--line", *flags)
+            lines = lines_by_pure[pure] = cli(folders, positions, "--line", *flags)
             for position, want, want_line in zip(positions, expected, lines):
                 if "error" in want:
                     continue
@@ -202,20 +296,20 @@ class ServeTest(unittest.TestCase):
                     self.assertEqual(want["metric"], "pure" if pure == "1" else "rule")
                     status, got = self.server.get_json(
                         query("/api/v1/probe", position=position, pure=pure))
-                    self.assertEqual((status, without_positions_after(got)), (200, want))
+                    self.assertEqual((status, without_explorer_fields(got)), (200, want))
                     status, line = self.server.get_json(
                         query("/api/v1/line", position=position, pure=pure))
                     self.assertEqual((status, line), (200, want_line))
             status, body = self.server.request(
                 "POST", query("/api/v1/probe", pure=pure), "\n".join(positions).encode())
             self.assertEqual(status, 200)
-            self.assertEqual([json.loads(b) for b in body.decode().splitlines()], expected)
-        for path in ("/api/v1/probe", "/api/v1/line"):
-            status, got = self.server.get_json(query(path, position=positions[0], pure="yes"))
-            self.assertEqual((status, got), (400, {"error": "the parameter 'pure' is 0 or 1, "
-                                                            "not 'yes'"}))
+            self.assertEqual(
+                [without_explorer_fields(json.loads(b)) for b in body.decode().splitlines()],
+                expected)
+        self.assertNotEqual(lines_by_pure["0"], lines_by_pure["1"])
         status, body = self.server.request("POST", query("/api/v1/probe", pure="2"), b"x\n")
-        self.assertEqual(status, 400, body)
+        self.assertEqual((status, json.loads(body)),
+                         (400, {"error": "the parameter 'pure' is 0 or 1, not '2'"}))
 
     def test_draw_has_no_distance(self):
         results = []
@@ -293,6 +387,165 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(lines[1]["value"], "win")
         self.assertEqual(self.server.get_json("/health")[0], 200)
 
+    def test_parameters(self):
+        """Each route takes its parameters and no other, each once; pure is 0 or 1."""
+        position = self.cases["morabaraba"][1][0]
+        cases = [
+            (query("/api/v1/probe", position=position, depth=3),
+             "unknown parameter 'depth' (GET /api/v1/probe takes position, rules, pure)"),
+            (query("/api/v1/line", position=position, moves=1),
+             "unknown parameter 'moves' (GET /api/v1/line takes position, rules, pure)"),
+            ("/api/v1/info?verbose", "unknown parameter 'verbose' (GET /api/v1/info takes none)"),
+            ("/health?x=1", "unknown parameter 'x' (GET /health takes none)"),
+            (query("/api/v1/probe", position=position) + "&position=x",
+             "the parameter 'position' is given more than once"),
+            (query("/api/v1/probe", position=position, pure=2), "'pure' is 0 or 1, not '2'"),
+            (query("/api/v1/line", position=position, pure="true"),
+             "'pure' is 0 or 1, not 'true'"),
+            ("/api/v1/probe?position=%zz", "has a '%' not followed by two hexadecimal digits"),
+        ]
+        for path, message in cases:
+            with self.subTest(path=path):
+                status, answer = self.server.get_json(path)
+                self.assertEqual(status, 400)
+                self.assertIn(message, answer["error"])
+        status, answer = self.server.request(
+            "POST", query("/api/v1/probe", position=position), position.encode())
+        self.assertEqual(status, 400)
+        self.assertIn("unknown parameter 'position' (POST /api/v1/probe takes rules, pure)",
+                      json.loads(answer)["error"])
+        # '+' is a space in a query, as browsers' URLSearchParams write it.
+        status, answer = self.server.get_json(
+            "/api/v1/probe?" + urllib.parse.urlencode({"position": position}))
+        self.assertEqual((status, answer["position"]), (200, position))
+
+    def test_no_paths_of_the_server(self):
+        """Folders are named by their own names, in /api/v1/info and in errors."""
+        status, body = self.server.request("GET", "/api/v1/info")
+        self.assertEqual(status, 200)
+        self.assertNotIn(DB_ROOT.encode(), body)
+        folders = {d["rules"]: d["folders"] for d in json.loads(body)["databases"]}
+        self.assertEqual(folders, {"morabaraba": ["morabaraba", "herd3-morabaraba"],
+                                   "malom": ["malom"], "msa-tournament": ["herd3-msa-tournament"]})
+
+    def test_options(self):
+        """OPTIONS answers the CORS preflight on the API, and Allow on every path."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        for path, methods in (("/api/v1/probe", "GET, POST, HEAD, OPTIONS"),
+                              ("/api/v1/line", "GET, HEAD, OPTIONS"),
+                              ("/health", "GET, HEAD, OPTIONS")):
+            with self.subTest(path=path):
+                connection.request("OPTIONS", path, headers={
+                    "Origin": "https://example.org", "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "content-type"})
+                response = connection.getresponse()
+                self.assertEqual((response.status, response.read()), (204, b""))
+                self.assertEqual(response.getheader("Allow"), methods)
+                self.assertEqual(response.getheader("Access-Control-Allow-Origin"), "*")
+                self.assertEqual(response.getheader("Access-Control-Allow-Methods"), methods)
+                self.assertEqual(response.getheader("Access-Control-Allow-Headers"),
+                                 "Content-Type")
+        connection.request("OPTIONS", "/")
+        response = connection.getresponse()
+        self.assertEqual((response.status, response.read()), (204, b""))
+        self.assertEqual(response.getheader("Allow"), "GET, HEAD, OPTIONS")
+        self.assertIsNone(response.getheader("Access-Control-Allow-Origin"))  # not the API
+        connection.request("OPTIONS", "/api/v2/probe")
+        response = connection.getresponse()
+        self.assertEqual(response.status, 404)
+        response.read()
+        # HEAD is GET without the body.
+        connection.request("HEAD", "/health")
+        response = connection.getresponse()
+        self.assertEqual((response.status, response.read()), (200, b""))
+        self.assertEqual(response.getheader("Content-Length"), str(len(b'{"status":"ok"}\n')))
+        connection.close()
+
+    def test_framing_errors(self):
+        """A request whose length is in doubt is refused (400) and nothing after it on the
+        connection is answered: no request is smuggled behind it."""
+        after = b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n"
+        post = b"POST /api/v1/probe HTTP/1.1\r\nHost: t\r\n"
+        bad_length = "Content-Length is malformed, repeated or beside a Transfer-Encoding"
+        for fields, status, message in [
+                (b"Content-Length: 3\r\nContent-Length: 3\r\n", 400, bad_length),
+                (b"Content-Length: 3, 3\r\n", 400, bad_length),
+                (b"Content-Length: 3\r\nContent-Length: 4\r\n", 400, bad_length),
+                (b"Content-Length: 3x\r\n", 400, bad_length),
+                (b"Transfer-Encoding: chunked\r\nContent-Length: 3\r\n", 400, bad_length),
+                (b"Content-Length: 3\r\nTransfer-Encoding: chunked\r\n", 400, "malformed"),
+                (b"Transfer-Encoding: gzip, chunked\r\n", 501, "only chunked")]:
+            with self.subTest(fields=fields):
+                responses = raw_exchange(self.server.port, post + fields + b"\r\nabc" + after)
+                self.assertEqual(len(responses), 1, responses)
+                self.assertEqual(responses[0][0], status)
+                self.assertIn(message, json.loads(responses[0][2])["error"])
+        # A header too large (16 KiB) is refused too.
+        status, answer = self.server.request("GET", "/health", headers={"X-Filler": "a" * 20000})
+        self.assertEqual(status, 431)
+        self.assertIn("header is larger than 16384 bytes", json.loads(answer)["error"])
+        # Framed right, chunked and after 100-continue, a body is read.
+        position = self.cases["morabaraba"][1][0].encode()
+        chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(position), position)
+        responses = raw_exchange(self.server.port, post + b"Transfer-Encoding: chunked\r\n"
+                                 b"Connection: close\r\n\r\n" + chunked)
+        self.assertEqual([r[0] for r in responses], [200])
+        self.assertEqual(json.loads(responses[0][2])["position"], position.decode())
+        with socket.create_connection(("127.0.0.1", self.server.port), timeout=30) as sock:
+            sock.sendall(post + b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n"
+                         % len(position))
+            stream = sock.makefile("rb")
+            self.assertEqual(read_response(stream)[0], 100)
+            sock.sendall(position)
+            status, _, body = read_response(stream)
+            self.assertEqual((status, json.loads(body)["position"]), (200, position.decode()))
+
+    def test_pipelined_requests(self):
+        """Requests sent at once on one connection are all answered, in order; the one asking
+        to close is the last answered."""
+        positions = self.cases["morabaraba"][1][:40]
+
+        def posted(position):  # a batch's line for `position`
+            status, answer = self.server.get_json(query("/api/v1/probe", position=position))
+            return answer if status == 200 else {"position": position, **answer}
+
+        requests, expected = [], []
+        for i, position in enumerate(positions):
+            path = query("/api/v1/probe", position=position)
+            requests.append(b"GET %s HTTP/1.1\r\nHost: t\r\n\r\n" % path.encode())
+            expected.append(self.server.get_json(path))
+            if i % 10 == 3:
+                requests.append(b"GET /nowhere HTTP/1.1\r\nHost: t\r\n\r\n")
+                expected.append((404, {"error": "no such path: /nowhere"}))
+            if i % 10 == 7:
+                batch = positions[i - 2:i + 1]
+                body = "\n".join(batch).encode()
+                requests.append(b"POST /api/v1/probe HTTP/1.1\r\nHost: t\r\n"
+                                b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+                expected.append((200, [posted(p) for p in batch]))
+        requests.append(b"GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        expected.append((200, {"status": "ok"}))
+        requests.append(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")  # after the close
+        got = []
+        for status, headers, body in raw_exchange(self.server.port, b"".join(requests)):
+            lines = [json.loads(line) for line in body.decode().splitlines()]
+            batch = headers["content-type"] == "application/x-ndjson"
+            got.append((status, lines if batch else lines[0]))
+        self.assertEqual(got, expected)
+
+    def test_port_in_use(self):
+        """A second server on the port of the first refuses to start; the first keeps every
+        request (with SO_REUSEPORT the two shared it, answering from different databases)."""
+        run = subprocess.run([TOOL, "serve", "--db", FOLDERS["malom"], "--port",
+                              str(self.server.port)], capture_output=True, text=True, timeout=10)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn(f"cannot listen on 127.0.0.1:{self.server.port}: Address already in use",
+                      run.stderr)
+        for _ in range(20):
+            status, info = self.server.get_json("/api/v1/info")
+            self.assertEqual([d["rules"] for d in info["databases"]],
+                             ["morabaraba", "malom", "msa-tournament"])
+
     def test_body_of_100_mb(self):
         """Refused without reading it all: the server answers 413 and closes the connection."""
         start = time.monotonic()
@@ -356,6 +609,54 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(failures, [])
 
 
+class LimitTest(unittest.TestCase):
+    def test_connection_limit(self):
+        """Over --max-connections, a connection waits until one closes, then is answered."""
+        server = Server("--quiet", "--max-connections", "2")
+        try:
+            idle = [socket.create_connection(("127.0.0.1", server.port), timeout=30)
+                    for _ in range(2)]
+            waiting = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            waiting.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            self.assertEqual(select.select([waiting], [], [], 0.5)[0], [])  # not answered yet
+            idle[0].close()
+            # Answered when the slot is free, well before the other idle one's deadline (5 s).
+            waiting.settimeout(4)
+            self.assertTrue(waiting.recv(4096).startswith(b"HTTP/1.1 200"))
+            for sock in idle[1:] + [waiting]:
+                sock.close()
+        finally:
+            status, _ = server.stop()
+        self.assertEqual(status, 0)
+
+
+class DamagedTableTest(unittest.TestCase):
+    def test_error_names_the_folder_not_its_path(self):
+        """A damaged table is a 500 naming the file by its folder's name."""
+        with tempfile.TemporaryDirectory() as root:
+            folder = os.path.join(root, "malom-copy")
+            os.mkdir(folder)
+            with open(os.path.join(FOLDERS["malom"], "3v3.mtb"), "rb") as f:
+                table = bytearray(f.read())
+            table[len(table) // 2] ^= 0xFF  # in a block: found when a probe decodes it
+            with open(os.path.join(folder, "3v3.mtb"), "wb") as f:
+                f.write(table)
+            server = Server("--quiet", folders=[folder])
+            try:
+                rng = random.Random(26)
+                errors = []
+                for _ in range(300):
+                    status, answer = server.get_json(
+                        query("/api/v1/probe", position=random_position(rng)))
+                    if status == 500:
+                        errors.append(answer["error"])
+            finally:
+                server.stop()
+        self.assertTrue(errors)
+        for error in errors:
+            self.assertTrue(error.startswith("malom-copy/3v3.mtb: checksum mismatch"), error)
+
+
 class StopTest(unittest.TestCase):
     def test_sigint(self):
         server = Server("--quiet")
@@ -364,6 +665,21 @@ class StopTest(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertFalse([line for line in log if LOG_LINE.match(line)])  # --quiet
         self.assertEqual(log[-1], "stopped")
+
+    def test_sigterm_with_open_connections(self):
+        """Idle and half-sent connections do not hold a stopping server until their deadline."""
+        server = Server("--quiet")
+        sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=30)
+                   for _ in range(3)]
+        sockets[0].sendall(b"GET /health HTTP/1.1\r\nHo")
+        sockets[1].sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        self.assertTrue(sockets[1].recv(4096).startswith(b"HTTP/1.1 200"))
+        status, log = server.stop(timeout=4)
+        self.assertEqual(status, 0)
+        self.assertEqual(log[-1], "stopped")
+        for sock in sockets:
+            self.assertEqual(sock.recv(4096), b"")
+            sock.close()
 
     def test_signal_as_soon_as_announced(self):
         """A SIGTERM sent the moment the port is announced, while the server may still be

@@ -1,13 +1,10 @@
 #include "tools/server.h"
 
-#include <httplib.h>
-
-#include <chrono>
-#include <cstdio>
+#include <algorithm>
+#include <filesystem>
+#include <memory>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
-#include <thread>
 
 #include "game/bar_text.h"
 #include "game/notation.h"
@@ -23,74 +20,76 @@ namespace {
 
 constexpr const char* kJson = "application/json";
 
+// A batch of more positions than ProbeServer::kMaxBatchPositions.
+struct TooManyPositions : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // The status for a failed answer: a string that is no position is the client's mistake (400),
 // a position the databases do not hold is not found (404), a damaged table is ours (500).
 int status_of(const std::exception& e) {
   if (dynamic_cast<const ParseError*>(&e)) return 400;
+  if (dynamic_cast<const TooManyPositions*>(&e)) return 413;
   if (dynamic_cast<const std::invalid_argument*>(&e)) return 404;
   if (dynamic_cast<const std::out_of_range*>(&e)) return 404;
   return 500;
 }
 
-// An answer of the API. Pages of other sites (a mill-game app) may ask too.
-void reply(httplib::Response& res, int status, std::string body, const char* content_type) {
-  res.status = status;
-  res.set_header("Access-Control-Allow-Origin", "*");
-  res.set_content(std::move(body), content_type);
+HttpAnswer json_answer(const nlohmann::json& body) {
+  return {.content_type = kJson, .body = dump_line(body) + '\n'};
 }
 
-void reply(httplib::Response& res, int status, const nlohmann::json& body) {
-  reply(res, status, dump_line(body) + '\n', kJson);
+// The request's parameters, each one that `route` ("GET /api/v1/probe") takes and given once;
+// throws ParseError naming the first that is not.
+ProbeServer::Parameters parameters(const HttpRequest& req, const std::string& route,
+                                   const std::vector<std::string>& taken) {
+  ProbeServer::Parameters given;
+  for (const auto& [name, value] : req.query) {
+    if (std::find(taken.begin(), taken.end(), name) == taken.end()) {
+      std::string list;
+      for (const auto& t : taken) list += (list.empty() ? "" : ", ") + t;
+      throw ParseError("unknown parameter '" + name + "' (" + route + " takes " +
+                       (list.empty() ? "none" : list) + ")");
+    }
+    if (!given.emplace(name, value).second)
+      throw ParseError("the parameter '" + name + "' is given more than once");
+  }
+  return given;
 }
 
-void reply_error(httplib::Response& res, int status, const std::string& message) {
-  reply(res, status, {{"error", message}});
+std::string_view required(const ProbeServer::Parameters& p, std::string_view name) {
+  const auto it = p.find(name);
+  if (it == p.end()) throw ParseError("the parameter '" + std::string(name) + "' is missing");
+  return it->second;
 }
 
 // The `rules` parameter's database; throws ParseError (a 400) for rules not served. A name that
 // is not UTF-8 is one of those: its bytes come back as U+FFFD in the error (dump_line).
-const Database& requested(const ServedDatabases& dbs, const httplib::Request& req) {
+const Database& requested(const ServedDatabases& dbs, const ProbeServer::Parameters& p) {
+  const auto rules = p.find("rules");
   try {
-    return dbs.select(req.get_param_value("rules"));
+    return dbs.select(rules == p.end() ? "" : rules->second);
   } catch (const std::invalid_argument& e) {
     throw ParseError(e.what());
   }
 }
 
-// The `pure` parameter: 1 orders the moves and plays the line by the pure metric, 0 (or none)
-// by the rule's; throws ParseError (a 400) for another value.
-bool pure_requested(const httplib::Request& req) {
-  if (!req.has_param("pure")) return false;
-  const std::string value = req.get_param_value("pure");
-  if (value != "0" && value != "1")
-    throw ParseError("the parameter 'pure' is 0 or 1, not '" + value + "'");
-  return value == "1";
+// `parts` by the metric the `pure` parameter asks for: 1 orders the moves and plays the line by
+// the pure metric, 0 (or none) by the rule's.
+AnswerParts requested_parts(AnswerParts parts, const ProbeServer::Parameters& p) {
+  const auto pure = p.find("pure");
+  if (pure != p.end() && pure->second != "0" && pure->second != "1")
+    throw ParseError("the parameter 'pure' is 0 or 1, not '" + pure->second + "'");
+  parts.pure = pure != p.end() && pure->second == "1";
+  return parts;
 }
 
-// GET answers for the `position` parameter.
-void answer_get(const ServedDatabases& dbs, const httplib::Request& req, httplib::Response& res,
-                AnswerParts parts) {
-  try {
-    if (!req.has_param("position")) throw ParseError("the parameter 'position' is missing");
-    parts.pure = pure_requested(req);
-    reply(res, 200, answer_json(requested(dbs, req), req.get_param_value("position"), parts));
-  } catch (const std::exception& e) {
-    reply_error(res, status_of(e), e.what());
-  }
-}
+// What GET and POST /api/v1/probe answer for each position.
+constexpr AnswerParts kProbeParts{.moves = true, .positions_after = true, .explain = true};
 
 // POST /api/v1/probe: one answer (or error object) per line of the body, in order.
-void answer_batch(const ServedDatabases& dbs, const httplib::Request& req, httplib::Response& res) {
-  const Database* db = nullptr;
-  bool pure = false;
-  try {
-    db = &requested(dbs, req);
-    pure = pure_requested(req);
-  } catch (const std::exception& e) {
-    return reply_error(res, status_of(e), e.what());
-  }
+HttpAnswer answer_batch(const Database& db, AnswerParts parts, std::string_view body) {
   std::vector<std::string_view> lines;
-  std::string_view body = req.body;
   while (!body.empty()) {
     const std::size_t end = body.find('\n');
     std::string_view line = body.substr(0, end);
@@ -99,46 +98,39 @@ void answer_batch(const ServedDatabases& dbs, const httplib::Request& req, httpl
     body = end == std::string_view::npos ? std::string_view() : body.substr(end + 1);
   }
   if (lines.size() > ProbeServer::kMaxBatchPositions)
-    return reply_error(res, 413,
-                       "at most " + std::to_string(ProbeServer::kMaxBatchPositions) +
+    throw TooManyPositions("at most " + std::to_string(ProbeServer::kMaxBatchPositions) +
                            " positions per request, got " + std::to_string(lines.size()));
   std::string out;
   for (const std::string_view line : lines) {
     try {
-      out += dump_line(answer_json(*db, line, {.moves = true, .pure = pure}));
+      out += dump_line(answer_json(db, line, parts));
     } catch (const std::exception& e) {
       out += dump_line(error_json(line, e.what()));
     }
     out += '\n';
   }
-  reply(res, 200, std::move(out), "application/x-ndjson");
+  return {.content_type = "application/x-ndjson", .body = std::move(out)};
 }
 
 // GET /api/v1/position: the position of `position` or of `sanmill` (a Sanmill FEN) in both
 // notations, the FEN null on a board Sanmill does not have.
-void answer_position(const ServedDatabases& dbs, const httplib::Request& req,
-                     httplib::Response& res) {
-  try {
-    const Database& db = requested(dbs, req);
-    const Board& board = db.game().board();
-    const int cows = db.rules().cows_per_player;
-    // The FEN's move number counts the cows placed of those a player starts with.
-    const int herd = db.herd() > 0 ? db.herd() : cows;
-    if (req.has_param("position") == req.has_param("sanmill"))
-      throw ParseError("give exactly one of the parameters 'position' and 'sanmill'");
-    const std::string text =
-        req.get_param_value(req.has_param("position") ? "position" : "sanmill");
-    require_utf8(text);
-    const Position pos = req.has_param("position") ? parse_position(text, cows, board)
-                                                   : parse_sanmill_fen(text, cows, board);
-    validate_bars(db.rules(), pos);
-    reply(res, 200,
-          {{"position", to_string(pos, board)},
-           {"sanmill", sanmill_has(board) ? nlohmann::json(to_sanmill_fen(pos, herd, board))
-                                          : nlohmann::json()}});
-  } catch (const std::exception& e) {
-    reply_error(res, status_of(e), e.what());
-  }
+HttpAnswer answer_position(const Database& db, const ProbeServer::Parameters& p) {
+  const Board& board = db.game().board();
+  const int cows = db.rules().cows_per_player;
+  // The FEN's move number counts the cows placed of those a player starts with.
+  const int herd = db.herd() > 0 ? db.herd() : cows;
+  const auto position = p.find("position"), sanmill = p.find("sanmill");
+  if ((position == p.end()) == (sanmill == p.end()))
+    throw ParseError("give exactly one of the parameters 'position' and 'sanmill'");
+  const std::string& text = position != p.end() ? position->second : sanmill->second;
+  require_utf8(text);
+  const Position pos = position != p.end() ? parse_position(text, cows, board)
+                                           : parse_sanmill_fen(text, cows, board);
+  validate_bars(db.rules(), pos);
+  return json_answer(
+      {{"position", to_string(pos, board)},
+       {"sanmill",
+        sanmill_has(board) ? nlohmann::json(to_sanmill_fen(pos, herd, board)) : nlohmann::json()}});
 }
 
 // The statistics of `info --json` by database and subspace, worked out on the first request
@@ -161,28 +153,22 @@ class StatsCache {
 };
 
 // GET /api/v1/stats: what `info --json` prints, of one subspace with `subspace`.
-void answer_stats(const ServedDatabases& dbs, StatsCache& cache, const httplib::Request& req,
-                  httplib::Response& res) {
-  try {
-    const Database& db = requested(dbs, req);
-    std::vector<Subspace> subspaces = db.subspaces();
-    if (req.has_param("subspace")) {
-      const std::string name = req.get_param_value("subspace");
-      Subspace s;
-      try {
-        s = Subspace::parse(name, db.game().board().num_points(), db.rules().cows_per_player);
-      } catch (const std::invalid_argument& e) {
-        throw ParseError(e.what());
-      }
-      if (!db.table(s)) throw std::out_of_range("no table of subspace " + name + " is served");
-      subspaces = {s};
+HttpAnswer answer_stats(const Database& db, StatsCache& cache, const ProbeServer::Parameters& p) {
+  std::vector<Subspace> subspaces = db.subspaces();
+  if (const auto name = p.find("subspace"); name != p.end()) {
+    Subspace s;
+    try {
+      s = Subspace::parse(name->second, db.game().board().num_points(), db.rules().cows_per_player);
+    } catch (const std::invalid_argument& e) {
+      throw ParseError(e.what());
     }
-    nlohmann::json by_name = nlohmann::json::object();
-    for (const Subspace& s : subspaces) by_name[s.name()] = cache.get(db, s);
-    reply(res, 200, {{"rules", db.rules().name}, {"herd", db.herd()}, {"subspaces", by_name}});
-  } catch (const std::exception& e) {
-    reply_error(res, status_of(e), e.what());
+    if (!db.table(s))
+      throw std::out_of_range("no table of subspace " + name->second + " is served");
+    subspaces = {s};
   }
+  nlohmann::json by_name = nlohmann::json::object();
+  for (const Subspace& s : subspaces) by_name[s.name()] = cache.get(db, s);
+  return json_answer({{"rules", db.rules().name}, {"herd", db.herd()}, {"subspaces", by_name}});
 }
 
 // The explorer's page with `info` inlined, so that its first paint needs no request. Within a
@@ -208,7 +194,8 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
                            {"mover_in_hand", s.mover_in_hand},
                            {"other_in_hand", s.other_in_hand},
                            {"canonical_positions", db->table(s)->header().num_positions}});
-    for (const auto& f : dbs.folders(*db)) folders.push_back(f.string());
+    for (const auto& f : dbs.folders(*db))
+      folders.push_back(std::filesystem::canonical(f).filename().string());
     all.push_back({{"rules", db->rules().name},
                    {"description", db->rules().describe()},
                    {"herd", db->herd()},
@@ -221,162 +208,102 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
   return {{"databases", all}};
 }
 
-// `text` (a decoded path) as one field of a log line: bytes that could end the line or the
-// field, or that are not ASCII, as %XX, so that a request cannot forge log lines.
-std::string log_field(const std::string& text) {
-  std::string field;
-  for (const unsigned char c : text) {
-    if (c > ' ' && c < 0x7F && c != '%') {
-      field += static_cast<char>(c);
-    } else {
-      constexpr char kHex[] = "0123456789ABCDEF";
-      field += {'%', kHex[c >> 4], kHex[c & 0xF]};
-    }
-  }
-  return field;
-}
-
-// When the request on this thread began, for the log line (httplib answers a request on one
-// thread from start to finish).
-thread_local std::optional<std::chrono::steady_clock::time_point> request_start;
-
 }  // namespace
 
-ProbeServer::ProbeServer(const ServedDatabases& databases, const ServerOptions& options)
-    : databases_(databases), http_(std::make_unique<httplib::Server>()) {
-  const std::size_t threads = options.threads;
-  http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  http_->set_payload_max_length(kMaxBodyBytes);
-  http_->set_read_timeout(options.read_timeout_seconds, 0);
-  http_->set_write_timeout(options.read_timeout_seconds, 0);
-  http_->set_keep_alive_timeout(2);
-  // Requests per connection: the library's default, 5, makes a busy client reconnect often.
-  http_->set_keep_alive_max_count(1000);
-  // Headers and body go out in separate writes; without this, Nagle's algorithm holds the body
-  // until the client's delayed acknowledgement (40 ms a request on Linux).
-  http_->set_tcp_nodelay(true);
-  http_->set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-    request_start = std::chrono::steady_clock::now();
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
-  http_->set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    // httplib answers 404 for a path it has no handler of the request's method for; where the
-    // path has handlers of other methods, the client's mistake is the method (405).
-    if (const auto allowed = methods_.find(req.path);
-        res.status == 404 && allowed != methods_.end()) {
-      res.set_header("Allow", allowed->second);
-      return reply_error(res, 405,
-                         req.path + " answers " + allowed->second + ", not " + req.method);
+ProbeServer::ProbeServer(const ServedDatabases& databases, const HttpServerOptions& options)
+    : databases_(databases), http_(options) {
+  // Errors name tables by the folder as given (Database's messages): "data/x/4v4.mtb".
+  for (const auto& db : databases.all())
+    for (const auto& f : databases.folders(*db)) {
+      std::string given = f.string();
+      if (given.back() != '/') given += '/';
+      folder_names_.emplace_back(given, std::filesystem::canonical(f).filename().string() + '/');
     }
-    if (res.status == 404) return reply_error(res, 404, "no such path: " + req.path);
-    if (res.status == 413)
-      return reply_error(res, 413,
-                         "the body is larger than " + std::to_string(kMaxBodyBytes) + " bytes");
-    if (res.status == 414)
-      return reply_error(res, 414,
-                         "the request line is longer than " +
-                             std::to_string(CPPHTTPLIB_REQUEST_URI_MAX_LENGTH) + " bytes");
-    reply_error(res, res.status,
-                "the request was refused (HTTP " + std::to_string(res.status) + ")");
-  });
-  http_->set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-        try {
-          std::rethrow_exception(ep);
-        } catch (const std::exception& e) {
-          reply_error(res, 500, e.what());
-        }
-      });
-  if (options.log_requests)
-    http_->set_logger([](const httplib::Request& req, const httplib::Response& res) {
-      std::string elapsed = "-";
-      if (request_start)
-        elapsed = std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(
-                                     std::chrono::steady_clock::now() - *request_start)
-                                     .count()) +
-                  "us";
-      request_start.reset();
-      // One write per line, so that lines of concurrent requests do not interleave.
-      // A request refused before it was parsed (a request line too long) has no method or path.
-      const std::string line = (req.method.empty() ? "-" : req.method) + ' ' +
-                               (req.path.empty() ? "-" : log_field(req.path)) + ' ' +
-                               std::to_string(res.status) + ' ' + elapsed + '\n';
-      std::fwrite(line.data(), 1, line.size(), stderr);
-    });
+  std::sort(folder_names_.begin(), folder_names_.end(),
+            [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
   add_routes();
 }
 
-ProbeServer::~ProbeServer() = default;
+HttpAnswer ProbeServer::error(int status, std::string message) const {
+  for (const auto& [given, name] : folder_names_)
+    for (std::size_t at = message.find(given); at != std::string::npos;
+         at = message.find(given, at + name.size()))
+      message.replace(at, given.size(), name);
+  HttpAnswer answer = json_answer({{"error", message}});
+  answer.status = status;
+  return answer;
+}
+
+void ProbeServer::add_api_route(const std::string& method, const std::string& path,
+                                std::vector<std::string> taken, ApiHandler handler,
+                                bool long_running) {
+  http_.add_route(method, path,
+                  [this, route = method + ' ' + path, taken = std::move(taken),
+                   handler = std::move(handler)](const HttpRequest& req) {
+                    try {
+                      return handler(parameters(req, route, taken), req.body);
+                    } catch (const std::exception& e) {
+                      return error(status_of(e), e.what());
+                    }
+                  },
+                  {.cross_origin = true, .long_running = long_running});
+}
 
 void ProbeServer::add_routes() {
   const ServedDatabases& dbs = databases_;
-  const auto get = [this](const std::string& path, httplib::Server::Handler handler) {
-    http_->Get(path, std::move(handler));
-    methods_[path] += methods_[path].empty() ? "GET" : ", GET";
-  };
-  const auto post = [this](const std::string& path, httplib::Server::Handler handler) {
-    http_->Post(path, std::move(handler));
-    methods_[path] += methods_[path].empty() ? "POST" : ", POST";
-  };
-  get("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
-    answer_get(dbs, req, res, {.moves = true, .positions_after = true, .explain = true});
-  });
-  get("/api/v1/line", [&dbs](const httplib::Request& req, httplib::Response& res) {
-    answer_get(dbs, req, res, {.line = true});
-  });
-  get("/api/v1/mainline", [&dbs](const httplib::Request& req, httplib::Response& res) {
-    answer_get(dbs, req, res, {.explain = true, .mainline = true});
-  });
-  get("/api/v1/position", [&dbs](const httplib::Request& req, httplib::Response& res) {
-    answer_position(dbs, req, res);
-  });
-  get("/api/v1/stats", [&dbs, cache = std::make_shared<StatsCache>()](const httplib::Request& req,
-                                                                      httplib::Response& res) {
-    answer_stats(dbs, *cache, req, res);
-  });
-  post("/api/v1/probe", [&dbs](const httplib::Request& req, httplib::Response& res) {
-    answer_batch(dbs, req, res);
-  });
+  add_api_route("GET", "/api/v1/probe", {"position", "rules", "pure"},
+                [&dbs](const Parameters& p, std::string_view) {
+                  return json_answer(answer_json(requested(dbs, p), required(p, "position"),
+                                                 requested_parts(kProbeParts, p)));
+                });
+  add_api_route("GET", "/api/v1/line", {"position", "rules", "pure"},
+                [&dbs](const Parameters& p, std::string_view) {
+                  return json_answer(answer_json(requested(dbs, p), required(p, "position"),
+                                                 requested_parts({.line = true}, p)));
+                });
+  add_api_route(
+      "GET", "/api/v1/mainline", {"position", "rules", "pure"},
+      [&dbs](const Parameters& p, std::string_view) {
+        return json_answer(answer_json(requested(dbs, p), required(p, "position"),
+                                       requested_parts({.explain = true, .mainline = true}, p)));
+      },
+      /*long_running=*/true);
+  add_api_route("GET", "/api/v1/position", {"position", "sanmill", "rules"},
+                [&dbs](const Parameters& p, std::string_view) {
+                  return answer_position(requested(dbs, p), p);
+                });
+  add_api_route(
+      "GET", "/api/v1/stats", {"rules", "subspace"},
+      [&dbs, cache = std::make_shared<StatsCache>()](const Parameters& p, std::string_view) {
+        return answer_stats(requested(dbs, p), *cache, p);
+      },
+      /*long_running=*/true);  // the first request for a table reads it whole
+  add_api_route(
+      "POST", "/api/v1/probe", {"rules", "pure"},
+      [&dbs](const Parameters& p, std::string_view body) {
+        return answer_batch(requested(dbs, p), requested_parts(kProbeParts, p), body);
+      },
+      /*long_running=*/true);
   const nlohmann::json info = info_json(dbs);
-  get("/api/v1/info",
-      [info](const httplib::Request&, httplib::Response& res) { reply(res, 200, info); });
-  get("/health", [](const httplib::Request&, httplib::Response& res) {
-    reply(res, 200, {{"status", "ok"}});
+  add_api_route("GET", "/api/v1/info", {},
+                [info](const Parameters&, std::string_view) { return json_answer(info); });
+  add_api_route("GET", "/health", {}, [](const Parameters&, std::string_view) {
+    return json_answer({{"status", "ok"}});
   });
   for (const ExplorerAsset& asset : explorer_assets()) {
     const std::string body =
         asset.path == std::string_view("/") ? with_info(asset.body, info) : std::string(asset.body);
-    get(asset.path, [asset, body](const httplib::Request&, httplib::Response& res) {
-      // Everything the page needs comes from this server.
-      res.set_header("Content-Security-Policy", "default-src 'self'");
-      res.set_content(body, asset.content_type);
-    });
+    // The page reads its own query (position, rules): any is taken.
+    http_.add_route("GET", std::string(asset.path),
+                    [asset, body](const HttpRequest&) {
+                      // Everything the page needs comes from this server.
+                      return HttpAnswer{
+                          .content_type = std::string(asset.content_type),
+                          .body = body,
+                          .headers = {{"Content-Security-Policy", "default-src 'self'"}}};
+                    },
+                    {.cross_origin = false, .long_running = false});
   }
-}
-
-int ProbeServer::bind(const std::string& address, int port) {
-  const int bound = port == 0 ? http_->bind_to_any_port(address)
-                              : (http_->bind_to_port(address, port) ? port : -1);
-  if (bound < 0)
-    throw std::runtime_error("cannot listen on " + address + ':' + std::to_string(port) +
-                             " (in use, or not an address of this machine)");
-  return bound;
-}
-
-void ProbeServer::listen() {
-  listening_ = true;
-  if (!stop_requested_) http_->listen_after_bind();
-  listening_ = false;
-}
-
-void ProbeServer::stop() {
-  stop_requested_ = true;
-  // httplib's stop() does nothing until listen_after_bind() has marked the server running, so a
-  // stop that comes while listen() starts (a SIGTERM just after the port is announced) would be
-  // lost and the server would run on: wait for it to run. A stop before listen() is seen there.
-  while (listening_ && !http_->is_running()) std::this_thread::yield();
-  http_->stop();
 }
 
 }  // namespace mora::tools
