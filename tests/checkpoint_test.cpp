@@ -11,22 +11,16 @@
 #include <fstream>
 #include <numeric>
 
+#include "tests/scratch_folder.h"
+
 namespace mora::solver {
 namespace {
 
 namespace fs = std::filesystem;
 
-class CheckpointTest : public ::testing::Test {
+class CheckpointTest : public ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("mora_checkpoint_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  CheckpointTest() : ScratchFolderTest("mora_checkpoint_test_") {}
 };
 
 constexpr std::uint64_t kRules = 0x1234'5678'9abc'def0;

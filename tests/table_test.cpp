@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "tests/scratch_folder.h"
+
 namespace mora {
 namespace {
 
@@ -25,17 +27,9 @@ namespace fs = std::filesystem;
 constexpr TableTuning kSmallBlocks{64, 48, 3, 3};
 
 // A fresh folder per test, removed afterwards.
-class TableTest : public ::testing::Test {
+class TableTest : public ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("mora_table_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  TableTest() : ScratchFolderTest("mora_table_test_") {}
 };
 
 TableHeader make_header(std::uint64_t n, bool rule_part) {
