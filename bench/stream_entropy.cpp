@@ -1,6 +1,6 @@
 // How far an entropy coder fitted to the value alphabet could take the value streams
-// (bench/README.md, "Context models and the size targets"): for every table of a folder, the bits per
-// canonical position the streams take in the file, against the empirical entropy of each stream
+// (bench/README.md, "Context models and the size targets"): for every table of a folder, the bits
+// per canonical position the streams take in the file, against the empirical entropy of each stream
 // under static context models of the symbols before it in index order. A coder with such a
 // model cannot do better than that entropy (plus its model), so the figures bound the gain.
 //
