@@ -26,15 +26,6 @@ class CheckpointTest : public ScratchFolderTest {
 constexpr std::uint64_t kRules = 0x1234'5678'9abc'def0;
 const Subspace kUnit{5, 3, 0, 0};
 
-std::vector<char> slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-void spit(const fs::path& p, const std::vector<char>& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
 struct Arrays {
   std::vector<std::byte> a = std::vector<std::byte>(1000), b = std::vector<std::byte>(37);
   Arrays() {

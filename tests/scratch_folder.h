@@ -1,13 +1,17 @@
-// A fresh folder per test under the system's temporary folder, named after the process and the
-// test (so that parallel test runs do not meet), removed afterwards.
+// Files for tests: a fresh folder per test under the system's temporary folder, named after the
+// process and the test (so that parallel test runs do not meet) and removed afterwards, and a
+// file's bytes read and written whole (to damage them).
 #pragma once
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mora {
 
@@ -27,5 +31,14 @@ class ScratchFolderTest : public ::testing::Test {
  private:
   std::string prefix_;
 };
+
+inline std::vector<char> slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+inline void spit(const std::filesystem::path& p, const std::vector<char>& bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
 
 }  // namespace mora

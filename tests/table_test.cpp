@@ -260,15 +260,6 @@ TEST_F(TableTest, UnfinishedWriterLeavesNoTable) {
   expect_same(TableReader(path), v);
 }
 
-std::vector<char> slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-void spit(const fs::path& p, const std::vector<char>& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
 // Opens, checks and reads a possibly damaged table. Every failure must be a TableError that
 // names the file; whatever is returned must be the original value. The reader shares a block
 // cache, so that values served from it are held to this too.
