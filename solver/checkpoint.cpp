@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
@@ -234,6 +235,18 @@ std::optional<CheckpointHeader> load_checkpoint(const std::filesystem::path& fil
   if (why.empty() && in.finish()) return in.header();
   if (why.empty()) why = in.why();
   return std::nullopt;
+}
+
+void CheckpointTimer::at_safe_point(const std::function<void()>& save) {
+  if (seconds_ >= 0 && (stop_requested() || due())) {
+    try {
+      save();
+    } catch (const IoError& e) {
+      std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
+    }
+    last_ = Clock::now();
+  }
+  stop_if_requested();
 }
 
 }  // namespace mora::solver

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -145,8 +146,10 @@ class CheckpointTimer {
   bool due() const {
     return seconds_ >= 0 && std::chrono::duration<double>(Clock::now() - last_).count() >= seconds_;
   }
-  bool save_due() const { return seconds_ >= 0 && (stop_requested() || due()); }
-  void restart() { last_ = Clock::now(); }
+  // At a safe point: calls `save` when a save is due (one that fails on I/O is only warned
+  // about: the unit can finish without it, and the previous checkpoint stays), then throws
+  // Stopped if a stop was requested.
+  void at_safe_point(const std::function<void()>& save);
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -233,16 +233,15 @@ namespace {
 
 // A placing unit's checkpoint holds its entries, written for the groups before `next_layer`
 // (placing has no layers) and undefined for the others.
-std::uint32_t resume_placing(const std::filesystem::path& file, const Game& game, Subspace unit,
-                             std::span<Entry> entries, UnitReport& report) {
-  const auto header = read_checkpoint_header(file, game.rules().fingerprint(), unit);
+std::uint32_t resume_placing(const std::filesystem::path& file, const Rules& rules, Subspace unit,
+                             std::uint32_t groups, std::span<Entry> entries, UnitReport& report) {
+  const auto header = read_checkpoint_header(file, rules.fingerprint(), unit);
   if (!header) return 0;
-  const auto groups = static_cast<std::int64_t>(placing_groups(game.board(), unit));
   std::string why;
-  if (header->next_layer < 0 || header->next_layer >= groups)
+  if (header->next_layer < 0 || header->next_layer >= static_cast<std::int64_t>(groups))
     why = "it names a group outside the subspace";
-  else if (load_checkpoint(file, game.rules().fingerprint(), unit,
-                           {std::as_writable_bytes(entries)}, why)) {
+  else if (load_checkpoint(file, rules.fingerprint(), unit, {std::as_writable_bytes(entries)},
+                           why)) {
     report.resumed_from =
         "group " + std::to_string(header->next_layer) + " of " + std::to_string(groups);
     return static_cast<std::uint32_t>(header->next_layer);
@@ -267,26 +266,17 @@ UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Sub
   report.read_seconds = clock.lap();
   std::vector<Entry> entries(SubspaceIndex(game.board(), unit).size());
   const std::filesystem::path checkpoint = checkpoint_file(folder, unit);
-  const std::uint32_t from = resume_placing(checkpoint, game, unit, entries, report);
   const std::uint32_t groups = placing_groups(game.board(), unit);
+  const std::uint32_t from = resume_placing(checkpoint, rules, unit, groups, entries, report);
   CheckpointTimer timer(options.checkpoint_seconds);
   solve_placing(game, unit, successors, entries, from, progress, [&](std::uint32_t done) {
     if (done == groups) return;
-    if (!timer.save_due()) {
-      stop_if_requested();
-      return;
-    }
-    try {
+    timer.at_safe_point([&] {
       save_checkpoint(checkpoint,
                       {rules.fingerprint(), unit, 0, static_cast<std::int32_t>(done), 0},
                       {std::as_bytes(std::span(entries))});
       report.checkpoint_bytes = std::max(report.checkpoint_bytes, entries.size() * sizeof(Entry));
-    } catch (const IoError& e) {
-      // The unit can still finish without it; the previous checkpoint, if any, stays.
-      std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
-    }
-    timer.restart();
-    stop_if_requested();
+    });
   });
   clock.lap();
   TableWriter writer(folder / table_file_name(unit),

@@ -169,28 +169,19 @@ std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
 }
 
 void UnitSolver::save_if_due(Part part, int next_layer) {
-  if (!checkpoint_timer_.save_due()) {
-    stop_if_requested();
-    return;
-  }
-  std::vector<std::span<const std::byte>> out;
-  std::uint64_t bytes = 0;
-  for (auto a : arrays()) {
-    out.emplace_back(a);
-    bytes += a.size();
-  }
-  try {
+  checkpoint_timer_.at_safe_point([&] {
+    std::vector<std::span<const std::byte>> out;
+    std::uint64_t bytes = 0;
+    for (auto a : arrays()) {
+      out.emplace_back(a);
+      bytes += a.size();
+    }
     save_checkpoint(checkpoint_file(scratch_folder_, subspace(0)),
                     CheckpointHeader{game_.rules().fingerprint(), subspace(0),
                                      part == Part::kRule ? 1 : 0, next_layer, max_pending_},
                     out);
     checkpoint_bytes_ = std::max(checkpoint_bytes_, bytes);
-  } catch (const IoError& e) {
-    // The unit can still finish without it; the previous checkpoint, if any, stays.
-    std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
-  }
-  checkpoint_timer_.restart();
-  stop_if_requested();
+  });
 }
 
 void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
