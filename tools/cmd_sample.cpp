@@ -12,6 +12,7 @@
 #include "db/table.h"
 #include "game/notation.h"
 #include "indexing/indexer.h"
+#include "solver/solve.h"
 #include "tools/options.h"
 #include "tools/probe_answer.h"
 
@@ -47,23 +48,21 @@ int run_sample(const std::vector<std::string>& args) {
   add_herd_option(options);
   auto vm =
       parse("sample",
-            "--db DIR [--per-layer N] [--seed S]\n\n"
+            "--db DIR [--herd N] [--per-layer K] [--seed S]\n\n"
             "Prints positions drawn at random from every layer of a database with their\n"
             "stored values, one JSON object a line: \"position\", \"subspace\", \"layer\"\n"
             "(cows in hand, 0 for the moving phase) and the fields of probe --json\n"
             "(\"value\", \"distance\", \"rule_value\", \"plies_to_mill\"). The same seed and\n"
             "folder give the same positions on any machine: test vectors for other\n"
-            "implementations (docs/RESULTS.md, \"Test vectors\").",
+            "implementations (docs/RESULTS.md, \"Test vectors\"). Only the subspaces of the\n"
+            "whole game of --herd are drawn from, and the folder must hold them all.",
             options, args);
   if (!vm) return 0;
   const Database db(database_folders(*vm));
   const Board& board = db.game().board();
   const int herd = herd_from(*vm);
-  // The whole game of the herd: every moving subspace of three to `herd` cows a side, and the
-  // placing subspaces.
-  std::vector<Subspace> game = placing_subspaces(herd, board.num_points());
-  for (int m = 3; m <= herd; ++m)
-    for (int o = 3; o <= herd; ++o) game.push_back({m, o});
+  const std::vector<Subspace> game =
+      solver::tables_for(db.rules(), placing_subspaces(herd, board.num_points()));
   const std::vector<Subspace> held = db.subspaces();
   std::map<int, std::vector<Subspace>> layers;
   for (const Subspace& s : game) {
