@@ -1,7 +1,7 @@
-// Storage for the large per-position arrays of the solver (states and exit tables). Their
-// accesses are random over tens of megabytes to gigabytes, so with 4 KiB pages nearly every
-// one also misses the TLB; asking for transparent huge pages (2 MiB) removes most of those
-// misses. Small arrays are allocated as usual.
+// Storage for the large per-position arrays of the solver (states, exit tables and placing
+// entries). Their accesses are random over tens of megabytes to gigabytes, so with 4 KiB pages
+// nearly every one also misses the TLB; asking for transparent huge pages (2 MiB) removes most
+// of those misses. Small arrays are allocated as usual.
 #pragma once
 
 #include <sys/mman.h>

@@ -22,6 +22,9 @@ std::uint32_t segment_groups(std::uint32_t groups, std::uint64_t chunk) {
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(groups / 8, chunk, 256 * chunk));
 }
 
+// Positions whose own indices are computed, and their entries fetched, in one batch.
+constexpr std::size_t kOwnBlock = 32;
+
 // Shots a placement can take: none, one, or two for a double mill where the rules say so.
 constexpr int kMaxShots = 2;
 
@@ -88,11 +91,10 @@ void solve_placing(const Game& game, Subspace s, const DecodedTables& successors
     std::array<SuccessorBatch, kMaxShots + 1> batches;
   };
   std::atomic<bool> inconsistent = false;
-  auto gather = [&](Pending& p, Bitboard mover, Bitboard other) {
-    // The position is one of its orbit, not always the canonical one: its successors are the
-    // canonical one's turned by a symmetry, and have the same values.
-    p.i = index.index(mover, other);
-    __builtin_prefetch(&out[p.i], 1);
+  // The position is one of its orbit, not always the canonical one: its successors are the
+  // canonical one's turned by a symmetry, and have the same values.
+  auto gather = [&](Pending& p, std::uint64_t i, Bitboard mover, Bitboard other) {
+    p.i = i;
     p.fold = SuccessorFold(limit, budgeted);
     for (auto& b : p.batches) b.size = 0;
     Position pos = shape;
@@ -145,13 +147,28 @@ void solve_placing(const Game& game, Subspace s, const DecodedTables& successors
         [&](std::uint64_t begin, std::uint64_t end) {
           std::array<Pending, 2> pending;
           std::uint64_t n = 0;
+          // The positions' own indices a block at a time: their index lookups and the writes
+          // they address, scattered over the whole table, are fetched together.
+          std::array<CowSets, kOwnBlock> block;
+          std::array<std::uint64_t, kOwnBlock> own;
+          std::size_t filled = 0;
+          auto work_through_block = [&] {
+            index.index(std::span(block.data(), filled), std::span(own.data(), filled));
+            for (std::size_t j = 0; j < filled; ++j) __builtin_prefetch(&out[own[j]], 1);
+            for (std::size_t j = 0; j < filled; ++j) {
+              gather(pending[n & 1], own[j], block[j].mover, block[j].other);
+              if (n > 0) fold(pending[(n - 1) & 1]);
+              ++n;
+            }
+            filled = 0;
+          };
           order.for_each(first + static_cast<std::uint32_t>(begin),
                          first + static_cast<std::uint32_t>(end),
                          [&](Bitboard mover, Bitboard other) {
-                           gather(pending[n & 1], mover, other);
-                           if (n > 0) fold(pending[(n - 1) & 1]);
-                           ++n;
+                           block[filled++] = {mover, other};
+                           if (filled == kOwnBlock) work_through_block();
                          });
+          if (filled > 0) work_through_block();
           if (n > 0) fold(pending[(n - 1) & 1]);
           progress.advance((end - begin) * order.placements());
         },

@@ -18,6 +18,7 @@
 #include "game/notation.h"
 #include "solver/checkpoint.h"
 #include "solver/chunks.h"
+#include "solver/huge_pages.h"
 #include "solver/placing_solver.h"
 #include "solver/resource_usage.h"
 #include "solver/stop.h"
@@ -264,7 +265,7 @@ UnitReport solve_placing_unit(const SolveOptions& options, const Game& game, Sub
     if (!successors.find(child))
       successors.load(game.board(), open_input_table(folder, rules, child));
   report.read_seconds = clock.lap();
-  std::vector<Entry> entries(SubspaceIndex(game.board(), unit).size());
+  HugePageVector<Entry> entries(SubspaceIndex(game.board(), unit).size());
   const std::filesystem::path checkpoint = checkpoint_file(folder, unit);
   const std::uint32_t groups = placing_groups(game.board(), unit);
   const std::uint32_t from = resume_placing(checkpoint, rules, unit, groups, entries, report);
