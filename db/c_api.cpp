@@ -9,6 +9,7 @@
 
 #include "db/database.h"
 #include "db/morabaraba.h"
+#include "db/value_names.h"
 #include "game/notation.h"
 
 struct mora_db {
@@ -179,6 +180,27 @@ mora_status mora_probe_wdl(const mora_db* db, const char* position, int* wdl) {
     *wdl = static_cast<int>(db->db.probe_wdl(parse(*db, position)));
     return MORA_OK;
   });
+}
+
+mora_status mora_probe_rule_wdl(const mora_db* db, const char* position, int* rule) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!rule) return null_argument("rule");
+  return guarded([&] {
+    *rule = static_cast<int>(db->db.probe_rule_wdl(parse(*db, position)));
+    return MORA_OK;
+  });
+}
+
+const char* mora_wdl_name(int wdl) {
+  return wdl >= MORA_LOSS && wdl <= MORA_WIN ? mora::wdl_name(static_cast<mora::Wdl>(wdl))
+                                             : nullptr;
+}
+
+const char* mora_rule_wdl_name(int rule) {
+  return rule >= MORA_RULE_LOSS && rule <= MORA_RULE_WIN
+             ? mora::rule_wdl_name(static_cast<mora::RuleWdl>(rule))
+             : nullptr;
 }
 
 mora_status mora_moves_by(const mora_db* db, const char* position, int metric, mora_move* moves,
