@@ -298,14 +298,8 @@ RuleWdl Database::probe_rule_wdl(const Position& pos) const {
     throw std::invalid_argument("rules '" + rules_.name +
                                 "' have no ply limit, so no value under it: probe the "
                                 "win/draw/loss");
-  switch (covered_outcome(pos)) {
-    case Outcome::kLoss:
-      return RuleWdl::kLoss;
-    case Outcome::kDraw:
-      return RuleWdl::kDraw;
-    case Outcome::kOngoing:
-      break;
-  }
+  if (const Outcome o = covered_outcome(pos); o != Outcome::kOngoing)
+    return o == Outcome::kLoss ? RuleWdl::kLoss : RuleWdl::kDraw;
   Position p = pos;
   if (p.has_bars() && rules_.mill_reforming == MillReforming::kNotSameMillNextMove)
     p = game_.without_idle_bar(pos);
@@ -314,13 +308,12 @@ RuleWdl Database::probe_rule_wdl(const Position& pos) const {
   const std::uint64_t i = t.index.index(p.mover(), p.other());
   const RuleWdl at_zero = t.reader->probe_rule_wdl(i);
   const bool decided = at_zero == RuleWdl::kWin || at_zero == RuleWdl::kLoss;
-  if (!decided || !game_.ply_counts(p) || p.plies_since_mill == 0)
-    return at_zero;
+  if (!decided || !game_.ply_counts(p) || p.plies_since_mill == 0) return at_zero;
   if (t.reader->header().wdl_only)
     throw DistancesNotInFolder(
         t.reader->path().string() + ": the value under the ply limit at count " +
-        std::to_string(p.plies_since_mill) + " needs the plies to the next mill (at count 0 it is " +
-        rule_wdl_name(at_zero) +
+        std::to_string(p.plies_since_mill) +
+        " needs the plies to the next mill (at count 0 it is " + rule_wdl_name(at_zero) +
         "), which are not in this folder: the table holds the win/draw/loss only (written by "
         "`morabaraba export --streams wdl`); probe at count 0, or a full folder");
   return at_count(t.reader->probe(i), p).rule;

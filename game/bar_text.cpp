@@ -145,11 +145,11 @@ void validate_bars(const Board& board, const Position& pos) {
     const Bar& bar = pos.bars[c];
     if (bar.none()) continue;
     if (pos.placing())
-      throw ParseError(std::string("a bar arises in the moving phase only, but ") +
-                       colour_name(c) + " has a bar while cows are in hand");
+      throw ParseError(std::string("a bar arises in the moving phase only, but ") + colour_name(c) +
+                       " has a bar while cows are in hand");
     if (c != pos.side_to_move && pos.on_board(c) < kFewestCowsToSetBar)
-      throw ParseError(std::string(colour_name(c)) + "'s bar was just set, but " +
-                       colour_name(c) + " has " + std::to_string(pos.on_board(c)) +
+      throw ParseError(std::string(colour_name(c)) + "'s bar was just set, but " + colour_name(c) +
+                       " has " + std::to_string(pos.on_board(c)) +
                        " cows and setting a bar needs " + std::to_string(kFewestCowsToSetBar) +
                        " or more (a slide out of a mill into another)");
     if (bar.from != kNoPoint)

@@ -252,16 +252,16 @@ std::string diagram(const Board& board, const Position& pos) {
   std::ostringstream s;
   s << '\n'
     << out << '\n'
-    << colour_title(pos.side_to_move) << " to move ("
-    << (pos.placing() ? "placing" : "moving") << "), " << pos.plies_since_mill
-    << (pos.plies_since_mill == 1 ? " ply" : " plies") << " since the last mill\n";
+    << colour_title(pos.side_to_move) << " to move (" << (pos.placing() ? "placing" : "moving")
+    << "), " << pos.plies_since_mill << (pos.plies_since_mill == 1 ? " ply" : " plies")
+    << " since the last mill\n";
   for (Color c : {kWhite, kBlack})
     s << "  " << colour_name(c) << " (" << (c == kWhite ? 'W' : 'B') << "): " << pos.on_board(c)
-      << " on the board, "
-      << int{pos.in_hand[c]} << " in hand\n";
+      << " on the board, " << int{pos.in_hand[c]} << " in hand\n";
   for (Color c : {kWhite, kBlack})
     if (!pos.bars[c].none())
-      s << "  " << colour_name(c) << "'s next turn is barred: " << bar_field(board, c, pos.bars[c]) << '\n';
+      s << "  " << colour_name(c) << "'s next turn is barred: " << bar_field(board, c, pos.bars[c])
+        << '\n';
   return s.str();
 }
 

@@ -47,7 +47,7 @@ class Match {
   void run() {
     std::cout << "You play " << colour_title(human_) << ". Type 'help' for the commands.\n";
     if (db_.rules().ply_limit > 0)
-      std::cout << "I play the best moves "
+      std::cout << "I choose my moves "
                 << (metric_ == Metric::kPure ? "by pure distance (as if there were no ply limit)"
                                              : "under the ply limit")
                 << "; the game ends by the rules either way.\n";

@@ -35,7 +35,8 @@ int run_probe(const std::vector<std::string>& args) {
       "only the win/draw/loss, and under a ply limit the value under it at the position's count "
       "(JSON: value, rule_value): the fastest probe, and the one a WDL-only folder (export) "
       "answers; there a rule win or loss at a count above 0 needs the plies to the next mill, "
-      "so its rule value is not known (JSON: rule_value null, rule_value_error why)")("moves", "also list every legal move with its value, best first")(
+      "so its rule value is not known (JSON: rule_value null, rule_value_error why)")(
+      "moves", "also list every legal move with its value, best first")(
       "line",
       "also print the best line: under the rules (a cursed win's line may stop at a repeated "
       "position), or to the end of the game with --pure")(

@@ -124,8 +124,8 @@ std::string wdl_text(const nlohmann::json& answer) {
   std::string s = answer["value"];
   if (!answer.contains("rule_value")) return s;
   if (answer["rule_value"].is_null())
-    return s + ", under the ply limit not known here: " +
-           answer["rule_value_error"].get<std::string>();
+    return s +
+           ", under the ply limit not known here: " + answer["rule_value_error"].get<std::string>();
   return s + ", under the ply limit " + answer["rule_value"].get<std::string>();
 }
 

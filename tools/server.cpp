@@ -89,10 +89,31 @@ AnswerParts requested_parts(AnswerParts parts, const ProbeServer::Parameters& p)
 // What GET and POST /api/v1/probe answer for each position.
 constexpr AnswerParts kProbeParts{.moves = true, .positions_after = true, .explain = true};
 
-// POST /api/v1/probe and /api/v1/wdl: one answer of `answer` (or error object) per line of the
-// body, in order.
+// Each served folder as given and as clients see it (ProbeServer::folder_names_).
+using FolderNames = std::vector<std::pair<std::string, std::string>>;
+
+// `message` with each served folder named by its own name instead of its place on the server's
+// disk.
+std::string by_folder_names(const FolderNames& names, std::string message) {
+  for (const auto& [given, name] : names)
+    for (std::size_t at = message.find(given); at != std::string::npos;
+         at = message.find(given, at + name.size()))
+      message.replace(at, given.size(), name);
+  return message;
+}
+
+// wdl_json(), its rule_value_error by folder names.
+nlohmann::json wdl_answer(const FolderNames& names, const Database& db, std::string_view position) {
+  nlohmann::json j = wdl_json(db, position);
+  if (j.contains("rule_value_error"))
+    j["rule_value_error"] = by_folder_names(names, j["rule_value_error"].get<std::string>());
+  return j;
+}
+
+// POST /api/v1/probe and /api/v1/wdl: one answer of `answer` (or error object, by folder names)
+// per line of the body, in order.
 template <typename Answer>
-HttpAnswer answer_batch(Answer&& answer, std::string_view body) {
+HttpAnswer answer_batch(const FolderNames& names, Answer&& answer, std::string_view body) {
   std::vector<std::string_view> lines;
   while (!body.empty()) {
     const std::size_t end = body.find('\n');
@@ -109,7 +130,7 @@ HttpAnswer answer_batch(Answer&& answer, std::string_view body) {
     try {
       out += dump_line(answer(line));
     } catch (const std::exception& e) {
-      out += dump_line(error_json(line, e.what()));
+      out += dump_line(error_json(line, by_folder_names(names, e.what())));
     }
     out += '\n';
   }
@@ -233,11 +254,7 @@ ProbeServer::ProbeServer(const ServedDatabases& databases, const HttpServerOptio
 }
 
 HttpAnswer ProbeServer::error(int status, std::string message) const {
-  for (const auto& [given, name] : folder_names_)
-    for (std::size_t at = message.find(given); at != std::string::npos;
-         at = message.find(given, at + name.size()))
-      message.replace(at, given.size(), name);
-  HttpAnswer answer = json_answer({{"error", message}});
+  HttpAnswer answer = json_answer({{"error", by_folder_names(folder_names_, std::move(message))}});
   answer.status = status;
   return answer;
 }
@@ -288,22 +305,26 @@ void ProbeServer::add_routes() {
       /*long_running=*/true);  // the first request for a table reads it whole
   add_api_route(
       "POST", "/api/v1/probe", {"rules", "pure"},
-      [&dbs](const Parameters& p, std::string_view body) {
+      [this, &dbs](const Parameters& p, std::string_view body) {
         const Database& db = requested(dbs, p);
         const AnswerParts parts = requested_parts(kProbeParts, p);
-        return answer_batch([&](std::string_view line) { return answer_json(db, line, parts); },
-                            body);
+        return answer_batch(
+            folder_names_, [&](std::string_view line) { return answer_json(db, line, parts); },
+            body);
       },
       /*long_running=*/true);
-  add_api_route("GET", "/api/v1/wdl", {"position", "rules"},
-                [&dbs](const Parameters& p, std::string_view) {
-                  return json_answer(wdl_json(requested(dbs, p), required(p, "position")));
-                });
+  add_api_route(
+      "GET", "/api/v1/wdl", {"position", "rules"},
+      [this, &dbs](const Parameters& p, std::string_view) {
+        return json_answer(wdl_answer(folder_names_, requested(dbs, p), required(p, "position")));
+      });
   add_api_route(
       "POST", "/api/v1/wdl", {"rules"},
-      [&dbs](const Parameters& p, std::string_view body) {
+      [this, &dbs](const Parameters& p, std::string_view body) {
         const Database& db = requested(dbs, p);
-        return answer_batch([&](std::string_view line) { return wdl_json(db, line); }, body);
+        return answer_batch(
+            folder_names_,
+            [&](std::string_view line) { return wdl_answer(folder_names_, db, line); }, body);
       },
       /*long_running=*/true);
   const nlohmann::json info = info_json(dbs);

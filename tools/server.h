@@ -26,9 +26,10 @@
 // ordered and the line played by the rule's metric) or 1 (by the pure metric, docs/METRICS.md).
 // Errors answer {"error": "..."}: 400 for a bad position or parameter (the message the command
 // line gives; a parameter the route does not take, or one given twice), 404 for a position
-// outside the databases and for distances a WDL-only folder does not hold, 413 for a batch of more than kMaxBatchPositions, 500 for a damaged
-// table, and those HttpServer answers itself. No answer names a folder by its place on the
-// server's disk: folders are named by their own names ("morabaraba-herd4").
+// outside the databases and for distances a WDL-only folder does not hold, 413 for a batch of more
+// than kMaxBatchPositions, 500 for a damaged table, and those HttpServer answers itself. No answer
+// names a folder by its place on the server's disk: folders are named by their own names
+// ("morabaraba-herd4").
 #pragma once
 
 #include <cstddef>
@@ -68,7 +69,8 @@ class ProbeServer {
 
   const ServedDatabases& databases_;
   // Each served folder as given and as clients see it (its own name), longest first.
-  std::vector<std::pair<std::string, std::string>> folder_names_;
+  using FolderNames = std::vector<std::pair<std::string, std::string>>;
+  FolderNames folder_names_;
   HttpServer http_;
 };
 

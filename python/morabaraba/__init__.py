@@ -8,6 +8,10 @@
     db.best_move(pos)  # "a7-g4", or None when the game is over
     db.best_line(pos)  # ["a7-g4", "d6-a7", ...]
     db.best_move(pos, pure=True)  # the best move by pure distance
+    db.probe_wdl(pos), db.probe_rule_wdl(pos)  # "win", "cursed-win": what a WDL-only folder holds
+
+Values are named as at every door of the project (docs/METRICS.md, "Names"): "win", "draw",
+"loss", and under the ply limit also "cursed-win" and "blessed-loss".
 
 `Database` takes one folder (a `str` or `os.PathLike`) or a list of them.
 
