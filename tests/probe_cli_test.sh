@@ -78,6 +78,15 @@ expect_output "info lists moving subspaces" '^3v3 +- +2691920 ' "$mora" info --d
 expect_output "info of a moving-only folder" '^whole game: none' "$mora" info --db "$moving"
 expect_output "info --json" '^  "herd": 3,$' "$mora" info --db "$herd3" --json
 expect_output "info --json marks placing" '"phase": "placing"' "$mora" info --db "$herd3" --json
+# The rule values of info --json by their one spelling (docs/METRICS.md, "Names"), and by the keys
+# of before, which scripts/whole_game_results.py reads, with the same counts.
+"$mora" info --db "$root/mssa-1" --json | python3 -c '
+import json, sys
+rule = json.load(sys.stdin)["subspaces"]["3v3"]["rule"]
+names = ("win", "cursed-win", "draw", "blessed-loss", "loss")
+assert sum(rule[n] for n in names) > 0 and rule["cursed-win"] > 0 and rule["blessed-loss"] > 0, rule
+assert (rule["cursed_win"], rule["blessed_loss"]) == (rule["cursed-win"], rule["blessed-loss"]), rule
+' || fail "info --json: the rule values by name"
 expect_output "check of the herd-3 folder" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$herd3"
 expect_output "check reads placing tables" '^ok: +.*/0v0\+3\+3\.mtb ' "$mora" check --db "$herd3"
 
