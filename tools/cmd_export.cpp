@@ -46,8 +46,9 @@ int run_export(const std::vector<std::string>& args) {
                   "and mora_probe_rule_wdl, Python's probe_wdl and probe_rule_wdl and serve's\n"
                   "/api/v1/wdl read it (a rule win or loss at a count above 0 needs the plies to\n"
                   "the next mill, which it leaves out: docs/METRICS.md); a full probe there says\n"
-                  "that distances are not in the folder. Tables are checked before they are read and written\n"
-                  "like a solve's (docs/FORMAT.md): a stopped export started again continues.",
+                  "that distances are not in the folder. Tables are checked before they are read\n"
+                  "and written like a solve's (docs/FORMAT.md): a stopped export started again\n"
+                  "continues.",
                   options, args);
   if (!vm) return 0;
   if ((*vm)["streams"].as<std::string>() != "wdl")
