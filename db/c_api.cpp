@@ -9,6 +9,7 @@
 
 #include "db/database.h"
 #include "db/morabaraba.h"
+#include "db/value_names.h"
 #include "game/notation.h"
 
 struct mora_db {
@@ -74,6 +75,19 @@ mora_status null_argument(const char* name) {
 mora::Position parse(const mora_db& h, const char* position) {
   if (!h.owned) throw ClosedHandle();
   return mora::parse_position(position, h.db.rules());
+}
+
+// One probe of `position` into *out (named `out_name` when NULL): probe(database, position).
+template <typename Out, typename Probe>
+mora_status probe_into(const mora_db* db, const char* position, Out* out, const char* out_name,
+                       Probe&& probe) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!out) return null_argument(out_name);
+  return guarded([&] {
+    *out = probe(db->db, parse(*db, position));
+    return MORA_OK;
+  });
 }
 
 mora_result to_c(const mora::ProbeResult& r) {
@@ -162,23 +176,33 @@ int mora_herd(const mora_db* db) {
 }
 
 mora_status mora_probe(const mora_db* db, const char* position, mora_result* result) {
-  if (!db) return null_argument("db");
-  if (!position) return null_argument("position");
-  if (!result) return null_argument("result");
-  return guarded([&] {
-    *result = to_c(db->db.probe(parse(*db, position)));
-    return MORA_OK;
-  });
+  return probe_into(
+      db, position, result, "result",
+      [](const mora::Database& d, const mora::Position& p) { return to_c(d.probe(p)); });
 }
 
 mora_status mora_probe_wdl(const mora_db* db, const char* position, int* wdl) {
-  if (!db) return null_argument("db");
-  if (!position) return null_argument("position");
-  if (!wdl) return null_argument("wdl");
-  return guarded([&] {
-    *wdl = static_cast<int>(db->db.probe_wdl(parse(*db, position)));
-    return MORA_OK;
+  return probe_into(db, position, wdl, "wdl", [](const mora::Database& d, const mora::Position& p) {
+    return static_cast<int>(d.probe_wdl(p));
   });
+}
+
+mora_status mora_probe_rule_wdl(const mora_db* db, const char* position, int* rule) {
+  return probe_into(db, position, rule, "rule",
+                    [](const mora::Database& d, const mora::Position& p) {
+                      return static_cast<int>(d.probe_rule_wdl(p));
+                    });
+}
+
+const char* mora_wdl_name(int wdl) {
+  return wdl >= MORA_LOSS && wdl <= MORA_WIN ? mora::wdl_name(static_cast<mora::Wdl>(wdl))
+                                             : nullptr;
+}
+
+const char* mora_rule_wdl_name(int rule) {
+  return rule >= MORA_RULE_LOSS && rule <= MORA_RULE_WIN
+             ? mora::rule_wdl_name(static_cast<mora::RuleWdl>(rule))
+             : nullptr;
 }
 
 mora_status mora_moves_by(const mora_db* db, const char* position, int metric, mora_move* moves,

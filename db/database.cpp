@@ -8,6 +8,7 @@
 
 #include "db/barred_key.h"
 #include "db/successor_fold.h"
+#include "db/value_names.h"
 #include "game/bar_text.h"
 
 namespace mora {
@@ -290,6 +291,32 @@ Wdl Database::probe_wdl(const Position& pos) const {
   if (pos.has_bars()) return barred_wdl(pos);
   const Table& t = table_for(pos);
   return t.reader->probe_wdl(t.index.index(pos.mover(), pos.other()));
+}
+
+RuleWdl Database::probe_rule_wdl(const Position& pos) const {
+  if (rules_.ply_limit == 0)
+    throw std::invalid_argument("rules '" + rules_.name +
+                                "' have no ply limit, so no value under it: probe the "
+                                "win/draw/loss");
+  if (const Outcome o = covered_outcome(pos); o != Outcome::kOngoing)
+    return o == Outcome::kLoss ? RuleWdl::kLoss : RuleWdl::kDraw;
+  Position p = pos;
+  if (p.has_bars() && rules_.mill_reforming == MillReforming::kNotSameMillNextMove)
+    p = game_.without_idle_bar(pos);
+  if (p.has_bars()) return at_count(entry(p), p).rule;
+  const Table& t = table_for(p);
+  const std::uint64_t i = t.index.index(p.mover(), p.other());
+  const RuleWdl at_zero = t.reader->probe_rule_wdl(i);
+  const bool decided = at_zero == RuleWdl::kWin || at_zero == RuleWdl::kLoss;
+  if (!decided || !game_.ply_counts(p) || p.plies_since_mill == 0) return at_zero;
+  if (t.reader->header().wdl_only)
+    throw DistancesNotInFolder(
+        t.reader->path().string() + ": the value under the ply limit at count " +
+        std::to_string(p.plies_since_mill) +
+        " needs the plies to the next mill (at count 0 it is " + rule_wdl_name(at_zero) +
+        "), which are not in this folder: the table holds the win/draw/loss only (written by "
+        "`morabaraba export --streams wdl`); probe at count 0, or a full folder");
+  return at_count(t.reader->probe(i), p).rule;
 }
 
 Wdl Database::barred_wdl(const Position& pos) const {

@@ -93,6 +93,15 @@ class Database {
   // from WDL-only tables (`morabaraba export --streams wdl`) too, where probe() and moves()
   // throw TableError saying that distances are not in the folder.
   Wdl probe_wdl(const Position& pos) const;
+  // Only the value under the ply limit at the position's count (probe().rule), from the pure
+  // value and the rule flag where that decides it: at count 0, or where the count does not run
+  // (Game::ply_counts), or for a cursed win, a draw or a blessed loss, which a higher count
+  // cannot change. A rule win or loss at a higher count holds only while its next mill comes
+  // within the plies left, so it needs the plies to the next mill: a WDL-only folder throws
+  // DistancesNotInFolder for it (as for a position with bars that is not stored whole, except
+  // where a bar forbids nothing). Throws std::invalid_argument for rules without a ply limit,
+  // and otherwise as probe_wdl() does.
+  RuleWdl probe_rule_wdl(const Position& pos) const;
 
   // Every legal move with the value it leads to, from the side to move, best first by `metric`
   // (see Metric and better()). Throws as probe() does.

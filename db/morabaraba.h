@@ -45,7 +45,8 @@ typedef enum mora_status {
 
 typedef enum mora_wdl { MORA_LOSS = 0, MORA_DRAW = 1, MORA_WIN = 2 } mora_wdl;
 
-/* The value under the ply-limit rule (60 plies without a mill in the default rules). */
+/* The value under the ply-limit rule (60 plies without a mill in the default rules). Each value
+ * has one name at every door (docs/METRICS.md, "Names"): mora_wdl_name and mora_rule_wdl_name. */
 typedef enum mora_rule_wdl {
   MORA_RULE_LOSS = 0,
   MORA_RULE_BLESSED_LOSS = 1, /* lost without the rule, drawn with it */
@@ -105,6 +106,21 @@ MORA_API mora_status mora_probe(const mora_db* db, const char* position, mora_re
  * (`morabaraba export --streams wdl`) answers: there the other probes fail with MORA_ERR_TABLE,
  * saying that distances are not in the folder. */
 MORA_API mora_status mora_probe_wdl(const mora_db* db, const char* position, int* wdl);
+
+/* Only the value under the ply limit at the position's count (mora_rule_wdl; mora_probe's
+ * `rule`), from the pure value and the rule flag where they decide it, so a WDL-only folder
+ * answers it too: at count 0, for a cursed win, a draw or a blessed loss at any count, and where
+ * the rules' count does not run (placing under msa-tournament). A rule win or loss at a higher
+ * count needs the plies to the next mill: a WDL-only folder fails with MORA_ERR_TABLE, saying
+ * so (as for a position with bars it does not store whole). MORA_ERR_POSITION for rules without
+ * a ply limit (mora_probe's has_rule_part 0). Since 0.3.0. */
+MORA_API mora_status mora_probe_rule_wdl(const mora_db* db, const char* position, int* rule);
+
+/* The names of a mora_wdl ("loss", "draw", "win") and of a mora_rule_wdl ("loss",
+ * "blessed-loss", "draw", "cursed-win", "win"), as the command line, its JSON, the HTTP API and
+ * Python write them; NULL for another value. Static strings. Since 0.3.0. */
+MORA_API const char* mora_wdl_name(int wdl);
+MORA_API const char* mora_rule_wdl_name(int rule);
 
 /* What "best" means for a move (docs/METRICS.md). Both order the moves' values from the side to
  * move, each with the other as its tie-break, then moves of equal value by their points in the

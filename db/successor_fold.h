@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "db/table.h"
+#include "db/value_names.h"
 
 namespace mora {
 
@@ -63,9 +64,7 @@ class SuccessorFold {
       e.rule = RuleWdl::kLoss;
       e.plies_to_mill = static_cast<std::uint8_t>(rule_loss_);
     } else {
-      e.rule = e.wdl == Wdl::kWin    ? RuleWdl::kCursedWin
-               : e.wdl == Wdl::kLoss ? RuleWdl::kBlessedLoss
-                                     : RuleWdl::kDraw;
+      e.rule = rule_wdl_of(e.wdl, /*drawn_by_limit=*/true);
     }
     return e;
   }

@@ -141,11 +141,14 @@ class TableReader {
 
   const TableHeader& header() const;
   const std::filesystem::path& path() const;
-  // Throw TableError (that distances are not in this folder) on a WDL-only table.
+  // Throw DistancesNotInFolder on a WDL-only table.
   Entry probe(std::uint64_t index) const;
   // Decodes entries [begin, begin + out.size()) in one pass (for solvers and verifiers).
   void read(std::uint64_t begin, std::span<Entry> out) const;
   Wdl probe_wdl(std::uint64_t index) const;  // reads only the win/draw/loss part
+  // The value under the ply limit at count 0, from the value streams alone (the pure value and
+  // the rule flag), so a WDL-only table answers it too; kDraw without the rule part.
+  RuleWdl probe_rule_wdl(std::uint64_t index) const;
   // The barred section (empty without one), decoded and checked on first use.
   std::span<const BarredEntry> barred() const;
   // The stored entry of a barred position; nullptr when the section does not hold it.
@@ -176,6 +179,11 @@ void export_wdl_table(const std::filesystem::path& from, const std::filesystem::
 
 struct TableError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// A probe that needs what a WDL-only table leaves out (distances, plies to the next mill).
+struct DistancesNotInFolder : TableError {
+  using TableError::TableError;
 };
 
 // A table of a format version newer than this program reads (or whose version field is

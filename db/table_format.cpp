@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "db/barred_key.h"
+#include "db/value_names.h"
 #include "game/movegen.h"
 
 namespace mora {
@@ -111,17 +112,8 @@ std::size_t count_held(const std::uint8_t* wdl, const std::uint8_t* flags, std::
 }
 
 bool rule_of(Wdl w, unsigned flag, RuleWdl& out) {
-  switch (w) {
-    case Wdl::kWin:
-      out = flag ? RuleWdl::kCursedWin : RuleWdl::kWin;
-      return true;
-    case Wdl::kLoss:
-      out = flag ? RuleWdl::kBlessedLoss : RuleWdl::kLoss;
-      return true;
-    default:
-      out = RuleWdl::kDraw;
-      return flag == 0;
-  }
+  out = rule_wdl_of(w, flag != 0);
+  return w != Wdl::kDraw || flag == 0;
 }
 
 std::uint64_t block_checksum(std::uint32_t version, const std::uint8_t* data, std::size_t size) {

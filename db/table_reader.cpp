@@ -104,8 +104,9 @@ struct TableReader::Impl {
   // Whole entries need the distance streams, which a WDL-only table leaves out.
   void check_full() const {
     if (header.wdl_only)
-      fail(
-          "distances are not in this folder: the table holds the win/draw/loss only (written "
+      throw DistancesNotInFolder(
+          path.string() +
+          ": distances are not in this folder: the table holds the win/draw/loss only (written "
           "by `morabaraba export --streams wdl`); probe its win/draw/loss, or a full folder for "
           "distances");
   }
@@ -317,6 +318,14 @@ const std::filesystem::path& TableReader::path() const {
 Wdl TableReader::probe_wdl(std::uint64_t index) const {
   impl_->check_range(index, 1);
   return static_cast<Wdl>(impl_->value(TableStream::kWdl, index));
+}
+
+RuleWdl TableReader::probe_rule_wdl(std::uint64_t index) const {
+  const Impl& m = *impl_;
+  m.check_range(index, 1);
+  if (!m.header.has_rule_part) return RuleWdl::kDraw;
+  return m.rule(static_cast<Wdl>(m.value(TableStream::kWdl, index)),
+                m.value(TableStream::kRuleFlag, index));
 }
 
 Entry TableReader::probe(std::uint64_t index) const {

@@ -11,8 +11,6 @@
 namespace mora {
 namespace {
 
-constexpr const char* kColourNames[] = {"white", "black"};
-
 std::string line_text(const Board& board, Bitboard line) {
   std::vector<std::string> names;
   for (Bitboard b = line; b; b &= b - 1) names.push_back(board.point_name(std::countr_zero(b)));
@@ -35,7 +33,7 @@ int line_index(const Board& board, Bitboard mask) {
 }
 
 void validate_lines(const Board& board, const Position& pos, Color c, const Bar& bar) {
-  const std::string who = kColourNames[c];
+  const std::string who = colour_name(c);
   const Bitboard own = pos.cows[c];
   Bitboard left = board.all_points();  // narrowed to where the cow that broke the lines stood
   for (std::uint32_t ls = bar.lines; ls; ls &= ls - 1) {
@@ -69,7 +67,7 @@ void validate_lines(const Board& board, const Position& pos, Color c, const Bar&
 }
 
 void validate_move(const Board& board, const Position& pos, Color c, const Bar& bar) {
-  const std::string who = kColourNames[c];
+  const std::string who = colour_name(c);
   const std::string move = board.point_name(bar.from) + "-" + board.point_name(bar.to);
   const Bitboard own = pos.cows[c];
   if (!(own & bit(bar.from)))
@@ -112,7 +110,7 @@ void parse_bar_field(const Board& board, std::string_view field, Position& pos) 
   const Color c = parts[1] == "w" ? kWhite : kBlack;
   Bar& bar = pos.bars[c];
   if (!bar.none())
-    throw ParseError(std::string("two bar fields for ") + kColourNames[c] +
+    throw ParseError(std::string("two bar fields for ") + colour_name(c) +
                      "; a player has one bar at most");
   const auto items = text::split(parts[2], ',');
   for (auto item : items) {
@@ -147,11 +145,11 @@ void validate_bars(const Board& board, const Position& pos) {
     const Bar& bar = pos.bars[c];
     if (bar.none()) continue;
     if (pos.placing())
-      throw ParseError(std::string("a bar arises in the moving phase only, but ") +
-                       kColourNames[c] + " has a bar while cows are in hand");
+      throw ParseError(std::string("a bar arises in the moving phase only, but ") + colour_name(c) +
+                       " has a bar while cows are in hand");
     if (c != pos.side_to_move && pos.on_board(c) < kFewestCowsToSetBar)
-      throw ParseError(std::string(kColourNames[c]) + "'s bar was just set, but " +
-                       kColourNames[c] + " has " + std::to_string(pos.on_board(c)) +
+      throw ParseError(std::string(colour_name(c)) + "'s bar was just set, but " + colour_name(c) +
+                       " has " + std::to_string(pos.on_board(c)) +
                        " cows and setting a bar needs " + std::to_string(kFewestCowsToSetBar) +
                        " or more (a slide out of a mill into another)");
     if (bar.from != kNoPoint)
@@ -177,7 +175,7 @@ void validate_bars(const Rules& rules, const Position& pos) {
                        field + "'");
     const int fewest = fewest_cows_with_bar(rules);
     if (bar.lines && pos.on_board(c) < fewest)
-      throw ParseError(std::string(kColourNames[c]) + " has " + std::to_string(pos.on_board(c)) +
+      throw ParseError(std::string(colour_name(c)) + " has " + std::to_string(pos.on_board(c)) +
                        " cows, but a barred line needs " + std::to_string(fewest) +
                        " or more under rules '" + rules.name + "' ('" + field + "')");
   }

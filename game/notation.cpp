@@ -211,10 +211,9 @@ std::string count_of(std::uint64_t n, std::string_view one, std::string_view man
 }
 
 void validate_position(const Position& pos, int cows_per_player, const Board& board) {
-  static constexpr const char* kColourNames[] = {"white", "black"};
   for (Color c : {kWhite, kBlack})
     if (pos.total(c) > cows_per_player)
-      throw ParseError(std::string(kColourNames[c]) + " has " +
+      throw ParseError(std::string(colour_name(c)) + " has " +
                        count_of(pos.on_board(c), "cow", "cows") + " on the board and " +
                        std::to_string(pos.in_hand[c]) + " in hand, more than " +
                        std::to_string(cows_per_player));
@@ -235,7 +234,7 @@ void validate_position(const Position& pos, int cows_per_player, const Board& bo
   }
   const Color waiting = opposite(pos.side_to_move);
   if (pos.total(waiting) < 3)
-    throw ParseError(std::string(kColourNames[waiting]) +
+    throw ParseError(std::string(colour_name(waiting)) +
                      " is not to move but has fewer than 3 cows: the game ended before");
   validate_bars(board, pos);
 }
@@ -253,16 +252,16 @@ std::string diagram(const Board& board, const Position& pos) {
   std::ostringstream s;
   s << '\n'
     << out << '\n'
-    << (pos.side_to_move == kWhite ? "White" : "Black") << " to move ("
-    << (pos.placing() ? "placing" : "moving") << "), " << pos.plies_since_mill
-    << (pos.plies_since_mill == 1 ? " ply" : " plies") << " since the last mill\n";
+    << colour_title(pos.side_to_move) << " to move (" << (pos.placing() ? "placing" : "moving")
+    << "), " << pos.plies_since_mill << (pos.plies_since_mill == 1 ? " ply" : " plies")
+    << " since the last mill\n";
   for (Color c : {kWhite, kBlack})
-    s << (c == kWhite ? "  white (W): " : "  black (B): ") << pos.on_board(c) << " on the board, "
-      << int{pos.in_hand[c]} << " in hand\n";
+    s << "  " << colour_name(c) << " (" << (c == kWhite ? 'W' : 'B') << "): " << pos.on_board(c)
+      << " on the board, " << int{pos.in_hand[c]} << " in hand\n";
   for (Color c : {kWhite, kBlack})
     if (!pos.bars[c].none())
-      s << (c == kWhite ? "  white" : "  black")
-        << "'s next turn is barred: " << bar_field(board, c, pos.bars[c]) << '\n';
+      s << "  " << colour_name(c) << "'s next turn is barred: " << bar_field(board, c, pos.bars[c])
+        << '\n';
   return s.str();
 }
 

@@ -15,6 +15,14 @@ enum Color : std::uint8_t { kWhite = 0, kBlack = 1 };
 constexpr Color opposite(Color c) {
   return static_cast<Color>(c ^ 1);
 }
+// A colour's name as every door writes it (docs/RULES.md, "Notation"): "white", "black";
+// colour_title() for the start of a sentence, "White", "Black".
+constexpr const char* colour_name(Color c) {
+  return c == kWhite ? "white" : "black";
+}
+constexpr const char* colour_title(Color c) {
+  return c == kWhite ? "White" : "Black";
+}
 
 struct Position {
   std::array<Bitboard, 2> cows{};  // by Color

@@ -139,9 +139,8 @@ Position parse_sanmill_fen(std::string_view fen, int cows_per_player, const Boar
         "the Sanmill position is in the middle of a ply (action 'r': a cow still "
         "to shoot); positions here stand between plies");
 
-  static constexpr const char* kColourNames[] = {"white", "black"};
   for (Color c : {kWhite, kBlack}) {
-    const std::string colour = kColourNames[c];
+    const std::string colour = colour_name(c);
     const auto on_board =
         text::parse_number(f[4 + 2 * c], colour + " cows on the board", 0, cows_per_player);
     if (on_board != pos.on_board(c))

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <exception>
 #include <iomanip>
 #include <set>
 #include <sstream>
@@ -18,6 +17,7 @@
 #include "game/notation.h"
 #include "solver/checkpoint.h"
 #include "solver/chunks.h"
+#include "solver/first_failure.h"
 #include "solver/huge_pages.h"
 #include "solver/placing_solver.h"
 #include "solver/resource_usage.h"
@@ -319,10 +319,10 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   clock.lap();
   // The two sides' tables are written at once: compression is most of the writing, and would
   // otherwise leave a thread idle for the minutes a large unit's tables take.
-  std::exception_ptr failure;
+  FirstFailure failure;
 #pragma omp parallel for num_threads(solver.num_sides()) if (omp_get_max_threads() > 1)
   for (int s = 0; s < solver.num_sides(); ++s) {
-    try {
+    failure.run([&] {
       const TableHeader header{rules, solver.subspace(s), solver.size(s), rules.ply_limit > 0,
                                solver.has_barred()};
       TableWriter writer(folder / table_file_name(solver.subspace(s)), header,
@@ -335,12 +335,9 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
         writer.set_barred(std::move(barred));
       }
       writer.finish();
-    } catch (...) {
-#pragma omp critical(table_write_failure)
-      if (!failure) failure = std::current_exception();
-    }
+    });
   }
-  if (failure) std::rethrow_exception(failure);
+  failure.rethrow();
   report.write_seconds = clock.lap();
   for (int s = 0; s < solver.num_sides(); ++s) report.positions += solver.size(s);
   remove_scratch_files(folder, unit);

@@ -10,8 +10,10 @@
 #include <utility>
 
 #include "db/durable_file.h"
+#include "db/value_names.h"
 #include "solver/checkpoint.h"
 #include "solver/chunks.h"
+#include "solver/first_failure.h"
 #include "solver/solve.h"
 #include "solver/stop.h"
 
@@ -463,15 +465,17 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     progress_.advance(end - begin);
   };
   while (next_chunk.load() < chunks) {
+    FirstFailure failure;
 #pragma omp parallel
-    {
+    failure.run([&] {
       const int thread = omp_get_thread_num();
-      while (updates_.count(thread) < UpdateBuckets::kRoundUpdates) {
+      while (!failure.failed() && updates_.count(thread) < UpdateBuckets::kRoundUpdates) {
         const std::uint64_t c = next_chunk.fetch_add(1);
         if (c >= chunks) break;
         gather(thread, c * kChunk, std::min(side.index.size(), (c + 1) * kChunk));
       }
-    }
+    });
+    failure.rethrow();
     peak_bytes_ = std::max(peak_bytes_, state_bytes() + updates_.bytes());
     updates_.drain(
         [&](std::uint64_t i, unsigned code) {
@@ -542,9 +546,7 @@ Entry UnitSolver::entry_of(State pure, std::uint8_t rule) const {
     e.rule = RuleWdl::kWin;
     e.plies_to_mill = static_cast<std::uint8_t>(rule - kRuleWinBase);
   } else {
-    e.rule = e.wdl == Wdl::kWin    ? RuleWdl::kCursedWin
-             : e.wdl == Wdl::kLoss ? RuleWdl::kBlessedLoss
-                                   : RuleWdl::kDraw;
+    e.rule = rule_wdl_of(e.wdl, /*drawn_by_limit=*/true);
   }
   return e;
 }

@@ -6,6 +6,7 @@
 #include <bit>
 #include <stdexcept>
 
+#include "solver/first_failure.h"
 #include "solver/unit_solver.h"
 
 namespace mora::solver {
@@ -44,10 +45,10 @@ void UnitSolver::set_up_barred() {
     std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> to_barred(
         omp_get_max_threads());
     std::vector<std::vector<std::uint64_t>> to_main(omp_get_max_threads());
-    std::exception_ptr failure;
+    FirstFailure failure;
 #pragma omp parallel for schedule(dynamic, 1024)
     for (std::int64_t k = 0; k < n; ++k) {
-      try {
+      failure.run([&] {
         const int thread = omp_get_thread_num();
         const auto node = static_cast<std::uint32_t>(k);
         const Position pos = BarredKeys::position(side.index, side.barred[k].key);
@@ -87,12 +88,9 @@ void UnitSolver::set_up_barred() {
         side.barred_pure_start[k] = initial_state(moves.quiet_moves, moves.pure);
         side.barred_exit_loss[k] = static_cast<std::uint16_t>(std::max(moves.pure.loss, 0));
         if (k % 1024 == 0) progress_.advance(1024);
-      } catch (...) {
-#pragma omp critical(barred_failure)
-        if (!failure) failure = std::current_exception();
-      }
+      });
     }
-    if (failure) std::rethrow_exception(failure);
+    failure.rethrow();
     // Each thread's edges freed as soon as they are moved over.
     for (auto& v : to_barred) {
       into_barred[t].insert(into_barred[t].end(), v.begin(), v.end());

@@ -9,6 +9,7 @@
 
 #include "db/barred_key.h"
 #include "db/successor_fold.h"
+#include "db/value_names.h"
 #include "game/notation.h"
 #include "solver/chunks.h"
 #include "solver/decoded_tables.h"
@@ -52,14 +53,12 @@ std::vector<Subspace> tables_to_check(const Rules& rules, Subspace s) {
 }
 
 std::string describe(Wdl wdl, int distance) {
-  return wdl == Wdl::kDraw
-             ? "draw"
-             : std::string(wdl == Wdl::kWin ? "win" : "loss") + " in " + std::to_string(distance);
+  return wdl == Wdl::kDraw ? wdl_name(wdl)
+                           : std::string(wdl_name(wdl)) + " in " + std::to_string(distance);
 }
 
 std::string describe(RuleWdl rule, int plies) {
-  static constexpr const char* kNames[] = {"loss", "blessed loss", "draw", "cursed win", "win"};
-  std::string s = kNames[static_cast<int>(rule)];
+  std::string s = rule_wdl_name(rule);
   if (rule == RuleWdl::kWin || rule == RuleWdl::kLoss)
     s += " with " + count_of(plies, "ply", "plies") + " to the next mill";
   return s;

@@ -217,6 +217,61 @@ TEST(CApi, WdlOnlyFolder) {
       << mora_last_error();
 }
 
+// The value under the ply limit alone: mora_probe's `rule` from a full folder at any count, and
+// from the WDL-only folder wherever the pure value and the rule flag decide it (at count 0, or a
+// cursed win, draw or blessed loss); a rule win or loss at a higher count fails there, saying
+// what it needs.
+TEST(CApi, RuleValueFromAWdlOnlyFolder) {
+  Db full(probe_db("morabaraba")), wdl(probe_db("morabaraba-wdl"));
+  ASSERT_EQ(full.status, MORA_OK) << mora_last_error();
+  ASSERT_EQ(wdl.status, MORA_OK) << mora_last_error();
+  std::mt19937 rng(25);
+  int refused = 0;
+  for (const std::string& pos : random_positions(rng, 400)) {
+    mora_result r, at_zero;
+    ASSERT_EQ(mora_probe(full.db, pos.c_str(), &r), MORA_OK) << mora_last_error();
+    const std::string zero = pos.substr(0, pos.rfind(' ')) + " 0";
+    ASSERT_EQ(mora_probe(full.db, zero.c_str(), &at_zero), MORA_OK) << mora_last_error();
+    int got = -1;
+    ASSERT_EQ(mora_probe_rule_wdl(full.db, pos.c_str(), &got), MORA_OK) << mora_last_error();
+    EXPECT_EQ(got, r.rule) << pos;
+    // A rule win or loss of a finished game (no plies to its mill) holds at any count.
+    const bool decided = (at_zero.rule == MORA_RULE_WIN || at_zero.rule == MORA_RULE_LOSS) &&
+                         at_zero.plies_to_mill > 0;
+    const mora_status status = mora_probe_rule_wdl(wdl.db, pos.c_str(), &got);
+    if (decided && zero != pos) {
+      ++refused;
+      EXPECT_EQ(status, MORA_ERR_TABLE) << pos;
+      EXPECT_NE(std::strstr(mora_last_error(), "needs the plies to the next mill"), nullptr)
+          << mora_last_error();
+    } else {
+      ASSERT_EQ(status, MORA_OK) << pos << ": " << mora_last_error();
+      EXPECT_EQ(got, r.rule) << pos;
+    }
+  }
+  EXPECT_GT(refused, 0);
+  Db malom(probe_db("malom"));
+  int rule = -1;
+  EXPECT_EQ(mora_probe_rule_wdl(malom.db, kWin3, &rule), MORA_ERR_POSITION);
+  EXPECT_NE(std::strstr(mora_last_error(), "no ply limit"), nullptr) << mora_last_error();
+  EXPECT_EQ(mora_probe_rule_wdl(full.db, kWin3, nullptr), MORA_ERR_ARGUMENT);
+}
+
+// The names of the values, as every door spells them.
+TEST(CApi, ValueNames) {
+  EXPECT_STREQ(mora_wdl_name(MORA_LOSS), "loss");
+  EXPECT_STREQ(mora_wdl_name(MORA_DRAW), "draw");
+  EXPECT_STREQ(mora_wdl_name(MORA_WIN), "win");
+  EXPECT_STREQ(mora_rule_wdl_name(MORA_RULE_LOSS), "loss");
+  EXPECT_STREQ(mora_rule_wdl_name(MORA_RULE_BLESSED_LOSS), "blessed-loss");
+  EXPECT_STREQ(mora_rule_wdl_name(MORA_RULE_DRAW), "draw");
+  EXPECT_STREQ(mora_rule_wdl_name(MORA_RULE_CURSED_WIN), "cursed-win");
+  EXPECT_STREQ(mora_rule_wdl_name(MORA_RULE_WIN), "win");
+  EXPECT_EQ(mora_wdl_name(3), nullptr);
+  EXPECT_EQ(mora_wdl_name(-1), nullptr);
+  EXPECT_EQ(mora_rule_wdl_name(5), nullptr);
+}
+
 TEST(CApi, ReportsErrors) {
   mora_db* db = reinterpret_cast<mora_db*>(1);
   const char* missing[] = {"/nonexistent/db"};

@@ -111,6 +111,86 @@ TEST(Export, BarredSectionsOfMssa1) {
   expect_same_wdl("mssa-1", barred);
 }
 
+// The value under the ply limit from the value streams alone (probe_rule_wdl), in the source and
+// its export, at counts from 0 to the limit: the full probe's wherever the pure value and the
+// rule flag decide it; where a rule win or loss at a count above 0 needs the plies to the next
+// mill, the source answers it and the export refuses, saying why. `barred` positions answer in
+// the export as `barred_in_export` says (stored whole in a barred section, or derived).
+void expect_same_rule_wdl(const std::string& name, const std::vector<Position>& barred = {},
+                          bool barred_in_export = true) {
+  const Database source({probe_db(name)}), wdl({exported(name)});
+  const Game& game = source.game();
+  const int limit = source.rules().ply_limit;
+  ASSERT_GT(limit, 0);
+  int refused = 0, answered = 0;
+  const auto expect_same = [&](const Position& pos) {
+    const std::string text = to_string(pos, game.board());
+    const RuleWdl want = source.probe(pos).rule;
+    ASSERT_EQ(source.probe_rule_wdl(pos), want) << text;
+    Position at_zero = pos;
+    at_zero.plies_since_mill = 0;
+    // A rule win or loss of a finished game (no plies to its mill) holds at any count.
+    const ProbeResult zero = source.probe(at_zero);
+    const bool needs_plies =
+        pos.plies_since_mill > 0 && game.ply_counts(pos) && zero.plies_to_mill.value_or(0) > 0;
+    if (needs_plies) {
+      EXPECT_THROW(wdl.probe_rule_wdl(pos), DistancesNotInFolder) << text;
+      ++refused;
+    } else {
+      EXPECT_EQ(wdl.probe_rule_wdl(pos), want) << text;
+      ++answered;
+    }
+  };
+  for (const Subspace& s : source.subspaces()) {
+    const SubspaceIndex index(game.board(), s);
+    const std::uint64_t step = std::max<std::uint64_t>(1, index.size() / 3000);
+    for (std::uint64_t i = 0; i < index.size(); i += step) {
+      Position pos = index.position(i);
+      for (const int count : {0, 1, limit / 2, limit - 1, limit}) {
+        if (count > 0 && !game.ply_counts(pos)) break;
+        pos.plies_since_mill = static_cast<std::uint16_t>(count);
+        expect_same(pos);
+      }
+    }
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(answered, 0);
+  for (const Position& pos : barred) {
+    const std::string text = to_string(pos, game.board());
+    EXPECT_EQ(source.probe_rule_wdl(pos), source.probe(pos).rule) << text;
+    if (barred_in_export)
+      EXPECT_EQ(wdl.probe_rule_wdl(pos), source.probe(pos).rule) << text;
+    else
+      EXPECT_THROW(wdl.probe_rule_wdl(pos), DistancesNotInFolder) << text;
+  }
+}
+
+TEST(Export, RuleValueOfTheMovingPhase) {
+  expect_same_rule_wdl("morabaraba");
+}
+
+TEST(Export, RuleValueOfTheWholeGameOfHerd3) {
+  expect_same_rule_wdl("herd3-morabaraba");
+  expect_same_rule_wdl("herd3-msa-tournament");  // counts moving-phase plies only
+}
+
+// house-003 derives the values of its positions with bars from their successors' entries,
+// which need the plies to the next mill; mssa-1 stores them whole in barred sections.
+TEST(Export, RuleValueOfPositionsWithBars) {
+  expect_same_rule_wdl("house-003",
+                       {parse_position(testing::kBarSet), parse_position(testing::kBarActive)},
+                       /*barred_in_export=*/false);
+  expect_same_rule_wdl(
+      "mssa-1", {parse_position(testing::kLineBarSet), parse_position(testing::kLineBarActive),
+                 parse_position(testing::kLineBarLapsed)});
+}
+
+TEST(Export, NoRuleValueWithoutAPlyLimit) {
+  const Database malom({exported("malom")});
+  EXPECT_THROW(malom.probe_rule_wdl(parse_position("WWW...../.B....B./.....B.. w 0 0 0")),
+               std::invalid_argument);
+}
+
 TEST(Export, RefusesToExportAWdlOnlyTable) {
   const fs::path folder = exported("morabaraba");
   EXPECT_THROW(export_wdl_table(folder / "3v3.mtb", folder / "again.mtb"), TableError);

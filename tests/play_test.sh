@@ -65,6 +65,21 @@ out=$(printf 'g4-g7\nquit\n' | "$mora" play --db "$db" --position 'WW.W..../BBB.
 [ "$(grep -Ec "(forms|closes) a mill" <<<"$out")" -eq 1 ] &&
   grep -q "illegal: 'g4-g7' forms a mill: write its shot, as in 'g4-g7x" <<<"$out" ||
   fail "a mill without its shot not explained once: $out"
+# The metric the database plays by (docs/METRICS.md): in this max7 position Black's best move
+# under the ply limit is g1-a7, by pure distance b4-f2xd6 (as `probe` says, tests/probe_cli_test.sh).
+parting='.W..B.../.WW....B/W...B... b 0 0 0'
+out=$(printf 'hint\nquit\n' | "$mora" play --db "$2/max7-morabaraba" --position "$parting")
+grep -q "^I choose my moves under the ply limit;" <<<"$out" &&
+  grep -q "^I play g1-a7\$" <<<"$out" || fail "play under the rule: $out"
+out=$(printf 'hint\nquit\n' | "$mora" play --db "$2/max7-morabaraba" --position "$parting" --pure)
+grep -q "^I choose my moves by pure distance" <<<"$out" &&
+  grep -q "^I play b4-f2xd6\$" <<<"$out" || fail "play --pure: $out"
+# As White, the hint follows the metric too (the colours of the position swapped).
+swapped='.B..W.../.BB....W/B...W... w 0 0 0'
+out=$(printf 'hint\nquit\n' | "$mora" play --db "$2/max7-morabaraba" --position "$swapped")
+grep -q "> best move: g1-a7\$" <<<"$out" || fail "hint under the rule: $out"
+out=$(printf 'hint\nquit\n' | "$mora" play --db "$2/max7-morabaraba" --position "$swapped" --pure)
+grep -q "> best move: b4-f2xd6\$" <<<"$out" || fail "hint --pure: $out"
 status=0
 out=$("$mora" play --db "$db" --side purple 2>&1) || status=$?
 [ "$status" -eq 2 ] && grep -q "white or black" <<<"$out" || fail "--side purple: $status $out"

@@ -78,6 +78,15 @@ expect_output "info lists moving subspaces" '^3v3 +- +2691920 ' "$mora" info --d
 expect_output "info of a moving-only folder" '^whole game: none' "$mora" info --db "$moving"
 expect_output "info --json" '^  "herd": 3,$' "$mora" info --db "$herd3" --json
 expect_output "info --json marks placing" '"phase": "placing"' "$mora" info --db "$herd3" --json
+# The rule values of info --json by their one spelling (docs/METRICS.md, "Names"), and by the keys
+# of before, which scripts/whole_game_results.py reads, with the same counts.
+"$mora" info --db "$root/mssa-1" --json | python3 -c '
+import json, sys
+rule = json.load(sys.stdin)["subspaces"]["3v3"]["rule"]
+names = ("win", "cursed-win", "draw", "blessed-loss", "loss")
+assert sum(rule[n] for n in names) > 0 and rule["cursed-win"] > 0 and rule["blessed-loss"] > 0, rule
+assert (rule["cursed_win"], rule["blessed_loss"]) == (rule["cursed-win"], rule["blessed-loss"]), rule
+' || fail "info --json: the rule values by name"
 expect_output "check of the herd-3 folder" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$herd3"
 expect_output "check reads placing tables" '^ok: +.*/0v0\+3\+3\.mtb ' "$mora" check --db "$herd3"
 
@@ -120,8 +129,31 @@ positions=$(printf '%s\n' "$start" 'W......./......../........ b 2 3 0' 'WWW....
 [ "$("$mora" probe --db "$wdl" --wdl <<<"$positions")" = "$("$mora" probe --db "$herd3" --wdl <<<"$positions")" ] ||
   fail "probe --wdl of the export differs from the source's"
 [ "$("$mora" probe --db "$wdl" --wdl --json <<<"$positions")" = \
-  "$("$mora" probe --db "$herd3" --json <<<"$positions" | sed -E 's/^\{.*"position":("[^"]*").*"value":("[a-z]+").*$/{"position":\1,"value":\2}/')" ] ||
-  fail "probe --wdl --json of the export is not the source's value"
+  "$("$mora" probe --db "$herd3" --json <<<"$positions" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    a = json.loads(line)
+    if "error" not in a:
+        a = {k: a[k] for k in ("position", "rule_value", "value")}
+    print(json.dumps(a, separators=(",", ":")))')" ] ||
+  fail "probe --wdl --json of the export is not the source's values"
+# The value under the ply limit at a count above 0: a rule win needs its plies to the next mill,
+# which the export does not hold (the pure value still answers, exit 0).
+counted='WWW...../.B....B./.....B.. w 0 0 30'
+expect_output "probe --wdl of a rule win at count 30" \
+  '^WWW\.{5}/\.B\.{4}B\./\.{5}B\.\. w 0 0 30: win, under the ply limit win$' \
+  "$mora" probe --db "$herd3" --wdl "$counted"
+expect_output "probe --wdl of the export at count 30" \
+  ' w 0 0 30: win, under the ply limit not known here: .*3v3\.mtb: the value under the ply limit at count 30 needs the plies to the next mill \(at count 0 it is win\)' \
+  "$mora" probe --db "$wdl" --wdl "$counted"
+expect_output "probe --wdl --json of the export at count 30" \
+  '^\{"position":"[^"]+ w 0 0 30","rule_value":null,"rule_value_error":"[^"]+needs the plies to the next mill[^"]+","value":"win"\}$' \
+  "$mora" probe --db "$wdl" --wdl --json "$counted"
+expect_output "probe --wdl of the export at count 0" \
+  ' w 0 0 0: win, under the ply limit win$' "$mora" probe --db "$wdl" --wdl "${counted% 30} 0"
+expect_output "probe --wdl without a ply limit: the value alone" \
+  '^WWW\.{5}/\.B\.{4}B\./\.{5}B\.\. w 0 0 0: win$' \
+  "$mora" probe --db "$root/malom" --wdl 'WWW...../.B....B./.....B.. w 0 0 0'
 expect_error "$wdl" "$start" 'distances are not in this folder'
 expect_output "check of the export" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$wdl"
 

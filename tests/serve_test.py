@@ -172,6 +172,17 @@ class ServeTest(unittest.TestCase):
         assert not [line for line in log if line.startswith("forged")], log
         assert log[-1] == "stopped", log[-3:]
 
+    def get_like_cli(self, path, rules, position, want):
+        """GET `path` of the position: None where the CLI's answer `want` is an error, which the
+        server gives too (400 or 404, the same message); else its answer (a 200)."""
+        status, got = self.server.get_json(query(path, position=position, rules=rules))
+        if "error" in want:
+            self.assertIn(status, (400, 404))
+            self.assertEqual(got, {"error": want["error"]})
+            return None
+        self.assertEqual(status, 200)
+        return got
+
     def test_probe_and_line_equal_cli(self):
         for rules, (folders, positions) in self.cases.items():
             expected = cli(folders, positions, "--moves")
@@ -179,17 +190,32 @@ class ServeTest(unittest.TestCase):
             self.assertEqual(len(expected), len(positions))
             for position, want, want_line in zip(positions, expected, lines):
                 with self.subTest(rules=rules, position=position):
-                    status, got = self.server.get_json(
-                        query("/api/v1/probe", position=position, rules=rules))
-                    if "error" in want:
-                        self.assertIn(status, (400, 404))
-                        self.assertEqual(got, {"error": want["error"]})
+                    got = self.get_like_cli("/api/v1/probe", rules, position, want)
+                    if got is None:
                         continue
-                    self.assertEqual(status, 200)
                     self.assertEqual(without_explorer_fields(got), want)
                     status, line = self.server.get_json(
                         query("/api/v1/line", position=position, rules=rules))
                     self.assertEqual((status, line), (200, want_line))
+
+    def test_wdl_equals_cli(self):
+        """GET and POST /api/v1/wdl answer what `probe --json --wdl` prints: the value and, under
+        a ply limit, the value under it at the position's count."""
+        for rules, (folders, positions) in self.cases.items():
+            expected = cli(folders, positions, "--wdl")
+            self.assertEqual(len(expected), len(positions))
+            status, body = self.server.request(
+                "POST", query("/api/v1/wdl", rules=rules), "\n".join(positions).encode())
+            self.assertEqual(status, 200)
+            self.assertEqual([json.loads(line) for line in body.decode().splitlines()], expected)
+            for position, want in zip(positions, expected):
+                with self.subTest(rules=rules, position=position):
+                    got = self.get_like_cli("/api/v1/wdl", rules, position, want)
+                    if got is None:
+                        continue
+                    self.assertEqual(got, want)
+                    self.assertEqual("rule_value" in got, rules != "malom")
+                    self.assertNotIn("rule_value_error", got)  # full folders know it
 
     def test_positions_after_moves(self):
         """Each move's position is the one it leads to: the server's value of it is the move's
@@ -655,6 +681,129 @@ class DamagedTableTest(unittest.TestCase):
         self.assertTrue(errors)
         for error in errors:
             self.assertTrue(error.startswith("malom-copy/3v3.mtb: checksum mismatch"), error)
+
+    def test_tables_damaged_while_served(self):
+        """A byte changed in one table and another table truncated after the server opened
+        them: the probes that read them get a 500 naming the file, every other answer is the
+        intact folder's, and the server keeps serving."""
+        source = FOLDERS["herd3-morabaraba"]
+        # 1v1+2+2, 1v2+2+1 and 2v2+1+1 and their moves read neither 3v3 nor 0v1+3+2.
+        intact = ["W......./B......./........ w 2 2 0", "W.W...../.B....../........ b 1 2 1",
+                  "WW....../BB....../........ w 1 1 2", "W.....W./.B...B../........ w 1 1 0"]
+        truncated = ["W......./......../........ b 2 3 0", "......../......../........ w 3 3 0"]
+        rng = random.Random(26)
+        moving = [random_position(rng) for _ in range(300)]
+        with tempfile.TemporaryDirectory() as root:
+            folder = os.path.join(root, "herd3-copy")
+            os.mkdir(folder)
+            for name in os.listdir(source):
+                with open(os.path.join(source, name), "rb") as f, \
+                        open(os.path.join(folder, name), "wb") as out:
+                    out.write(f.read())
+            server = Server("--quiet", folders=[folder])
+            try:
+                self.assertEqual(server.get_json(query("/api/v1/probe", position=intact[0]))[0],
+                                 200)
+                # In place, so that the open files change under the server.
+                table = os.path.join(folder, "3v3.mtb")
+                with open(table, "r+b") as f:
+                    f.seek(os.path.getsize(table) // 2)
+                    byte = f.read(1)
+                    f.seek(-1, os.SEEK_CUR)
+                    f.write(bytes([byte[0] ^ 0xFF]))
+                os.truncate(os.path.join(folder, "0v1+3+2.mtb"), 64)  # within its header
+                errors = []
+                for position in moving:
+                    status, answer = server.get_json(query("/api/v1/probe", position=position))
+                    if status == 500:
+                        errors.append(answer["error"])
+                    else:
+                        self.assertEqual(status, 200, answer)
+                for position in truncated:
+                    with self.subTest(position=position):
+                        status, answer = server.get_json(query("/api/v1/probe",
+                                                               position=position))
+                        self.assertEqual(status, 500, answer)
+                        self.assertTrue(answer["error"].startswith(
+                            "herd3-copy/0v1+3+2.mtb: the file ends at offset "), answer)
+                answers = {}
+                for position in intact + moving[:40]:
+                    status, answer = server.get_json(query("/api/v1/probe", position=position))
+                    if status == 200:
+                        answers[position] = without_explorer_fields(answer)
+                self.assertEqual(server.get_json("/health"), (200, {"status": "ok"}))
+            finally:
+                status, _ = server.stop()
+            self.assertEqual(status, 0)
+        self.assertTrue(errors)
+        for error in errors:
+            self.assertTrue(error.startswith("herd3-copy/3v3.mtb: checksum mismatch"), error)
+        for position in intact:
+            self.assertIn(position, answers)
+        # Never a wrong answer: what was answered is the intact folder's.
+        expected = dict(zip(answers, cli([source], list(answers), "--moves")))
+        self.assertEqual(answers, expected)
+
+
+class WdlOnlyTest(unittest.TestCase):
+    """`serve` of WDL-only folders (`export --streams wdl`): /api/v1/wdl answers as `probe
+    --json --wdl` of the folder, and as the full folder's where the count does not need the
+    plies to the next mill; what needs distances is a 404 saying so."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = os.path.join(DB_ROOT, "herd3-morabaraba-wdl")
+        cls.server = Server("--quiet", folders=[cls.folder])
+
+    @classmethod
+    def tearDownClass(cls):
+        status, _ = cls.server.stop()
+        assert status == 0, f"serve exit status {status}"
+
+    def test_wdl_equals_cli_and_the_full_folder(self):
+        rng = random.Random(25)
+        positions = ([random_position(rng) for _ in range(80)] +
+                     [random_position(rng, placing=True) for _ in range(40)])
+        expected = cli([self.folder], positions, "--wdl")
+        full = cli([FOLDERS["herd3-morabaraba"]], positions, "--wdl")
+        unknown = 0
+        for position, want, want_full in zip(positions, expected, full):
+            with self.subTest(position=position):
+                if want.get("rule_value_error"):  # the server names the folder, not its path
+                    want["rule_value_error"] = want["rule_value_error"].replace(
+                        os.path.dirname(self.folder) + "/", "")
+                status, got = self.server.get_json(query("/api/v1/wdl", position=position))
+                self.assertEqual((status, got), (200, want))
+                self.assertEqual(got["value"], want_full["value"])
+                if got["rule_value"] is None:
+                    unknown += 1
+                    self.assertIn("herd3-morabaraba-wdl/", got["rule_value_error"])
+                    self.assertIn("needs the plies to the next mill", got["rule_value_error"])
+                    self.assertNotIn(DB_ROOT, got["rule_value_error"])
+                else:
+                    self.assertEqual(got["rule_value"], want_full["rule_value"])
+        self.assertGreater(unknown, 0)
+        self.assertLess(unknown, len(positions))
+
+    def test_distances_are_not_found(self):
+        start = "......../......../........ w 3 3 0"
+        for path in ("/api/v1/probe", "/api/v1/line", "/api/v1/mainline"):
+            with self.subTest(path=path):
+                status, answer = self.server.get_json(query(path, position=start))
+                self.assertEqual(status, 404, answer)
+                self.assertIn("distances are not in this folder", answer["error"])
+                self.assertTrue(answer["error"].startswith("herd3-morabaraba-wdl/"), answer)
+        status, body = self.server.request("POST", "/api/v1/probe", start.encode())
+        self.assertEqual(status, 200)
+        error = json.loads(body)["error"]
+        self.assertIn("distances are not in this folder", error)
+        self.assertTrue(error.startswith("herd3-morabaraba-wdl/"), error)
+        status, info = self.server.get_json("/api/v1/info")
+        self.assertEqual(status, 200)
+        self.assertIs(info["databases"][0]["wdl_only"], True)
+        status, answer = self.server.get_json(query("/api/v1/wdl", position=start, pure=1))
+        self.assertEqual(status, 400)
+        self.assertIn("unknown parameter 'pure'", answer["error"])
 
 
 class StopTest(unittest.TestCase):

@@ -21,6 +21,7 @@
 
 #include "db/database.h"
 #include "db/table.h"
+#include "db/value_names.h"
 #include "game/notation.h"
 #include "simple_placing.h"
 #include "simple_solver.h"
@@ -79,12 +80,10 @@ Position placing_position(Bitboard mover, Bitboard other, int mover_in_hand, int
 }
 
 std::string show(const ProbeResult& r) {
-  static constexpr const char* kWdl[] = {"loss", "draw", "win"};
-  static constexpr const char* kRule[] = {"loss", "blessed loss", "draw", "cursed win", "win"};
-  std::string s = kWdl[static_cast<int>(r.wdl)];
+  std::string s = wdl_name(r.wdl);
   if (r.wdl != Wdl::kDraw || r.distance) s += " in " + std::to_string(r.distance);
   if (r.has_rule_part) {
-    s += std::string(", rule ") + kRule[static_cast<int>(r.rule)];
+    s += std::string(", rule ") + rule_wdl_name(r.rule);
     if (r.plies_to_mill) s += " in " + std::to_string(*r.plies_to_mill);
   }
   return s;

@@ -42,10 +42,13 @@ int run_export(const std::vector<std::string>& args) {
                   "Writes a folder of WDL-only tables: the win/draw/loss of every position and,\n"
                   "under rules with a ply limit, its value under the rule at count 0, which is\n"
                   "what a game engine probes in its search, without the distances (a fifth\n"
-                  "of the bytes over m+o <= 12; bench/README.md). probe --wdl, mora_probe_wdl,\n"
-                  "Python's probe_wdl and serve read it; a full probe there says that distances\n"
-                  "are not in the folder. Tables are checked before they are read and written\n"
-                  "like a solve's (docs/FORMAT.md): a stopped export started again continues.",
+                  "of the bytes over m+o <= 12; bench/README.md). probe --wdl, C's mora_probe_wdl\n"
+                  "and mora_probe_rule_wdl, Python's probe_wdl and probe_rule_wdl and serve's\n"
+                  "/api/v1/wdl read it (a rule win or loss at a count above 0 needs the plies to\n"
+                  "the next mill, which it leaves out: docs/METRICS.md); a full probe there says\n"
+                  "that distances are not in the folder. Tables are checked before they are read\n"
+                  "and written like a solve's (docs/FORMAT.md): a stopped export started again\n"
+                  "continues.",
                   options, args);
   if (!vm) return 0;
   if ((*vm)["streams"].as<std::string>() != "wdl")

@@ -13,18 +13,14 @@ constexpr const char* kHelp =
     "Type a move in the notation of docs/RULES.md: a placement 'd6', a step or flight 'a1-a4',\n"
     "with the cow shot after a mill 'd6xg7' or 'b4-b2xf4'. Other commands:\n"
     "  value   the value of the position for you\n"
-    "  hint    the best move\n"
-    "  moves   the legal moves\n"
+    "  hint    the best move (by the metric the database plays)\n"
+    "  moves   the legal moves, best first\n"
     "  back    take back your last move (and the reply to it)\n"
     "  quit    leave the game\n";
 
-const char* colour_name(Color c) {
-  return c == kWhite ? "White" : "Black";
-}
-
-std::string move_list(const Database& db, const Position& pos) {
+std::string move_list(const Database& db, const Position& pos, Metric metric) {
   std::string list;
-  for (const auto& [m, v] : db.moves(pos)) {
+  for (const auto& [m, v] : db.moves(pos, metric)) {
     if (!list.empty()) list += ' ';
     list += to_string(db.game().board(), m);
   }
@@ -42,14 +38,19 @@ std::string why_illegal(const Position& pos, const std::string& text) {
 }
 
 // The game against the database: `human` plays one colour from the keyboard (stdin), the
-// database the other with best play.
+// database the other with best play by `metric`.
 class Match {
  public:
-  Match(const Database& db, Color human, const Position& start)
-      : db_(db), game_(db.game()), human_(human), history_{start} {}
+  Match(const Database& db, Color human, const Position& start, Metric metric)
+      : db_(db), game_(db.game()), human_(human), metric_(metric), history_{start} {}
 
   void run() {
-    std::cout << "You play " << colour_name(human_) << ". Type 'help' for the commands.\n";
+    std::cout << "You play " << colour_title(human_) << ". Type 'help' for the commands.\n";
+    if (db_.rules().ply_limit > 0)
+      std::cout << "I choose my moves "
+                << (metric_ == Metric::kPure ? "by pure distance (as if there were no ply limit)"
+                                             : "under the ply limit")
+                << "; the game ends by the rules either way.\n";
     while (true) {
       const Position& pos = history_.back();
       std::cout << '\n'
@@ -63,7 +64,7 @@ class Match {
         continue;
       }
       if (pos.side_to_move != human_) {
-        const Move m = *db_.best_move(pos);
+        const Move m = *db_.best_move(pos, metric_);
         std::cout << "I play " << to_string(game_.board(), m) << '\n';
         history_.push_back(game_.make(pos, m));
       } else if (!human_turn(pos)) {
@@ -104,7 +105,7 @@ class Match {
   // Reads commands until a move is played (true) or the player leaves (false).
   bool human_turn(const Position& pos) {
     while (true) {
-      const auto command = read_command(std::string(colour_name(human_)) + " to move");
+      const auto command = read_command(std::string(colour_title(human_)) + " to move");
       if (!command || *command == "quit") return false;
       const std::string& text = *command;
       if (text == "help") {
@@ -112,9 +113,10 @@ class Match {
       } else if (text == "value") {
         std::cout << "value for you: " << to_text(db_.probe(pos)) << '\n';
       } else if (text == "hint") {
-        std::cout << "best move: " << to_string(game_.board(), *db_.best_move(pos)) << '\n';
+        std::cout << "best move: " << to_string(game_.board(), *db_.best_move(pos, metric_))
+                  << '\n';
       } else if (text == "moves") {
-        std::cout << "legal moves: " << move_list(db_, pos) << '\n';
+        std::cout << "legal moves: " << move_list(db_, pos, metric_) << '\n';
       } else if (text == "back") {
         if (!take_back()) {
           std::cout << "nothing to take back\n";
@@ -128,7 +130,7 @@ class Match {
         } catch (const ParseError& e) {
           const std::string why = why_illegal(pos, text);
           std::cout << "illegal: " << e.what() << (why.empty() ? "" : "; " + why)
-                    << "\nlegal moves: " << move_list(db_, pos) << '\n';
+                    << "\nlegal moves: " << move_list(db_, pos, metric_) << '\n';
         }
       }
     }
@@ -147,6 +149,7 @@ class Match {
   const Database& db_;
   const Game& game_;
   const Color human_;
+  const Metric metric_;
   std::vector<Position> history_;
 };
 
@@ -155,21 +158,27 @@ class Match {
 int run_play(const std::vector<std::string>& args) {
   po::options_description options("play options");
   add_database_option(options);
-  options.add_options()("side", po::value<std::string>()->default_value("white"),
+  options.add_options()("side", po::value<std::string>()->default_value(colour_name(kWhite)),
                         "the colour you play: white or black")(
       "position", po::value<std::string>(),
-      "the position to start from (default: the start of the database's herd)");
+      "the position to start from (default: the start of the database's herd)")(
+      "pure",
+      "the database plays (and hints) the best moves by pure distance, as if there were no ply "
+      "limit, instead of under it (docs/METRICS.md); the game still ends by the rules");
   auto vm =
       parse("play",
-            "--db DIR [--side white|black] [--position P]\n\n"
+            "--db DIR [--side white|black] [--position P] [--pure]\n\n"
             "A game in the terminal against perfect play from the database. Moves are\n"
             "typed in the notation of docs/RULES.md; 'help' lists the other commands: value,\n"
             "hint, moves (the legal moves), back (take a move back) and quit. At the\n"
-            "end of the game, 'back' takes your last move back and 'quit' leaves.",
+            "end of the game, 'back' takes your last move back and 'quit' leaves.\n\n"
+            "Best play (docs/METRICS.md): under the ply limit by default (the rule value,\n"
+            "then for a win the fewest plies to the next mill, for a loss the most), by\n"
+            "pure distance with --pure (the fastest win, the slowest loss).",
             options, args);
   if (!vm) return 0;
   const std::string side = (*vm)["side"].as<std::string>();
-  if (side != "white" && side != "black")
+  if (side != colour_name(kWhite) && side != colour_name(kBlack))
     throw po::error("--side must be white or black, got '" + side + "'");
   const Database db(database_folders(*vm));
   Position start;
@@ -181,7 +190,9 @@ int run_play(const std::vector<std::string>& args) {
     throw po::error("the database holds the moving phase only: give --position");
   }
   db.probe(start);  // a position the database does not cover fails here, not mid-game
-  Match(db, side == "white" ? kWhite : kBlack, start).run();
+  Match(db, side == colour_name(kWhite) ? kWhite : kBlack, start,
+        vm->count("pure") ? Metric::kPure : Metric::kUnderTheRules)
+      .run();
   return 0;
 }
 

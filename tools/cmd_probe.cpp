@@ -32,8 +32,11 @@ int run_probe(const std::vector<std::string>& args) {
   add_database_option(options);
   options.add_options()("json", "one JSON object per line")(
       "wdl",
-      "only the pure win/draw/loss: the fastest probe, and the one a WDL-only folder (export) "
-      "answers")("moves", "also list every legal move with its value, best first")(
+      "only the win/draw/loss, and under a ply limit the value under it at the position's count "
+      "(JSON: value, rule_value): the fastest probe, and the one a WDL-only folder (export) "
+      "answers; there a rule win or loss at a count above 0 needs the plies to the next mill, "
+      "so its rule value is not known (JSON: rule_value null, rule_value_error why)")(
+      "moves", "also list every legal move with its value, best first")(
       "line",
       "also print the best line: under the rules (a cursed win's line may stop at a repeated "
       "position), or to the end of the game with --pure")(
@@ -76,12 +79,8 @@ int run_probe(const std::vector<std::string>& args) {
   auto answer = [&](const std::string& text) {
     try {
       if (wdl_only) {
-        require_utf8(text);
-        const char* value = wdl_name(db.probe_wdl(parse_position(text, db.rules())));
-        if (json)
-          std::cout << dump_line({{"position", text}, {"value", value}}) << '\n';
-        else
-          std::cout << text << ": " << value << '\n';
+        const nlohmann::json j = wdl_json(db, text);
+        std::cout << (json ? dump_line(j) : text + ": " + wdl_text(j)) << '\n';
         return;
       }
       if (json) {

@@ -54,7 +54,7 @@ int run_show(const std::vector<std::string>& args) {
     return 0;
   }
   if (game.flies(pos, pos.side_to_move))
-    std::cout << (pos.side_to_move == kWhite ? "White" : "Black") << " has three cows and flies\n";
+    std::cout << colour_title(pos.side_to_move) << " has three cows and flies\n";
   MoveList list;
   game.generate(pos, list);
   print_moves(game.board(), list);

@@ -7,21 +7,12 @@
 
 namespace mora::tools {
 
-const char* wdl_name(Wdl w) {
-  return w == Wdl::kWin ? "win" : w == Wdl::kLoss ? "loss" : "draw";
-}
-
-const char* rule_name(RuleWdl r) {
-  static constexpr const char* kNames[] = {"loss", "blessed-loss", "draw", "cursed-win", "win"};
-  return kNames[static_cast<int>(r)];
-}
-
 nlohmann::json to_json(const ProbeResult& r) {
   nlohmann::json j;
   j["value"] = wdl_name(r.wdl);
   j["distance"] = r.wdl == Wdl::kDraw ? nlohmann::json() : nlohmann::json(r.distance);
   if (r.has_rule_part) {
-    j["rule_value"] = rule_name(r.rule);
+    j["rule_value"] = rule_wdl_name(r.rule);
     j["plies_to_mill"] = r.plies_to_mill ? nlohmann::json(*r.plies_to_mill) : nlohmann::json();
   }
   return j;
@@ -31,7 +22,7 @@ std::string to_text(const ProbeResult& r) {
   std::string s = wdl_name(r.wdl);
   if (r.wdl != Wdl::kDraw) s += " in " + std::to_string(r.distance);
   if (r.has_rule_part) {
-    s += std::string(", under the ply limit ") + rule_name(r.rule);
+    s += std::string(", under the ply limit ") + rule_wdl_name(r.rule);
     if (r.plies_to_mill)
       s += " (" + count_of(*r.plies_to_mill, "ply", "plies") + " to the next mill)";
   }
@@ -39,7 +30,7 @@ std::string to_text(const ProbeResult& r) {
 }
 
 std::string game_over_reason(const Game& game, const Position& pos, Outcome outcome) {
-  const std::string side = pos.side_to_move == kWhite ? "White" : "Black";
+  const std::string side = colour_title(pos.side_to_move);
   if (outcome == Outcome::kLoss)
     return pos.total(pos.side_to_move) < 3 ? side + " is down to two cows and has lost"
                                            : side + " has no legal move and has lost";
@@ -113,6 +104,29 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
     }
   }
   return j;
+}
+
+nlohmann::json wdl_json(const Database& db, std::string_view position) {
+  require_utf8(position);
+  const Position pos = parse_position(position, db.rules());
+  nlohmann::json j{{"position", position}, {"value", wdl_name(db.probe_wdl(pos))}};
+  if (db.rules().ply_limit == 0) return j;
+  try {
+    j["rule_value"] = rule_wdl_name(db.probe_rule_wdl(pos));
+  } catch (const DistancesNotInFolder& e) {
+    j["rule_value"] = nullptr;
+    j["rule_value_error"] = e.what();
+  }
+  return j;
+}
+
+std::string wdl_text(const nlohmann::json& answer) {
+  std::string s = answer["value"];
+  if (!answer.contains("rule_value")) return s;
+  if (answer["rule_value"].is_null())
+    return s +
+           ", under the ply limit not known here: " + answer["rule_value_error"].get<std::string>();
+  return s + ", under the ply limit " + answer["rule_value"].get<std::string>();
 }
 
 nlohmann::json error_json(std::string_view position, std::string_view message) {

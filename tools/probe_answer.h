@@ -7,11 +7,9 @@
 #include <string_view>
 
 #include "db/database.h"
+#include "db/value_names.h"
 
 namespace mora::tools {
-
-const char* wdl_name(Wdl w);
-const char* rule_name(RuleWdl r);
 
 // "value", "distance" (null for a draw, which has none) and, with the ply-limit part,
 // "rule_value" and "plies_to_mill".
@@ -47,6 +45,15 @@ struct AnswerParts {
 // parts) and the parts asked for. Throws ParseError for a string that is not UTF-8 or not a
 // position, and as Database::probe does for a position the database does not cover.
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts);
+// The answer of a WDL probe (`probe --wdl`, GET and POST /api/v1/wdl), which a WDL-only folder
+// gives too: "position", "value" (Database::probe_wdl) and, with a ply limit, "rule_value" at
+// the position's count (Database::probe_rule_wdl). Where the rule value needs what the folder
+// does not hold (DistancesNotInFolder), "rule_value" is null and "rule_value_error" says why;
+// the pure value still stands. Throws as answer_json() does.
+nlohmann::json wdl_json(const Database& db, std::string_view position);
+// "win, under the ply limit cursed-win", from wdl_json().
+std::string wdl_text(const nlohmann::json& answer);
+
 // The answer for a position that failed: "position" and "error".
 nlohmann::json error_json(std::string_view position, std::string_view message);
 // The board of the database's rules for drawing: points with their names and grid coordinates

@@ -26,9 +26,11 @@ struct TooManyPositions : std::runtime_error {
 };
 
 // The status for a failed answer: a string that is no position is the client's mistake (400),
-// a position the databases do not hold is not found (404), a damaged table is ours (500).
+// a position the databases do not hold is not found (404), and so are the distances of a
+// WDL-only folder; a damaged table is ours (500).
 int status_of(const std::exception& e) {
   if (dynamic_cast<const ParseError*>(&e)) return 400;
+  if (dynamic_cast<const DistancesNotInFolder*>(&e)) return 404;
   if (dynamic_cast<const TooManyPositions*>(&e)) return 413;
   if (dynamic_cast<const std::invalid_argument*>(&e)) return 404;
   if (dynamic_cast<const std::out_of_range*>(&e)) return 404;
@@ -87,8 +89,31 @@ AnswerParts requested_parts(AnswerParts parts, const ProbeServer::Parameters& p)
 // What GET and POST /api/v1/probe answer for each position.
 constexpr AnswerParts kProbeParts{.moves = true, .positions_after = true, .explain = true};
 
-// POST /api/v1/probe: one answer (or error object) per line of the body, in order.
-HttpAnswer answer_batch(const Database& db, AnswerParts parts, std::string_view body) {
+// Each served folder as given and as clients see it (ProbeServer::folder_names_).
+using FolderNames = std::vector<std::pair<std::string, std::string>>;
+
+// `message` with each served folder named by its own name instead of its place on the server's
+// disk.
+std::string by_folder_names(const FolderNames& names, std::string message) {
+  for (const auto& [given, name] : names)
+    for (std::size_t at = message.find(given); at != std::string::npos;
+         at = message.find(given, at + name.size()))
+      message.replace(at, given.size(), name);
+  return message;
+}
+
+// wdl_json(), its rule_value_error by folder names.
+nlohmann::json wdl_answer(const FolderNames& names, const Database& db, std::string_view position) {
+  nlohmann::json j = wdl_json(db, position);
+  if (j.contains("rule_value_error"))
+    j["rule_value_error"] = by_folder_names(names, j["rule_value_error"].get<std::string>());
+  return j;
+}
+
+// POST /api/v1/probe and /api/v1/wdl: one answer of `answer` (or error object, by folder names)
+// per line of the body, in order.
+template <typename Answer>
+HttpAnswer answer_batch(const FolderNames& names, Answer&& answer, std::string_view body) {
   std::vector<std::string_view> lines;
   while (!body.empty()) {
     const std::size_t end = body.find('\n');
@@ -103,9 +128,9 @@ HttpAnswer answer_batch(const Database& db, AnswerParts parts, std::string_view 
   std::string out;
   for (const std::string_view line : lines) {
     try {
-      out += dump_line(answer_json(db, line, parts));
+      out += dump_line(answer(line));
     } catch (const std::exception& e) {
-      out += dump_line(error_json(line, e.what()));
+      out += dump_line(error_json(line, by_folder_names(names, e.what())));
     }
     out += '\n';
   }
@@ -196,12 +221,16 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
                            {"canonical_positions", db->table(s)->header().num_positions}});
     for (const auto& f : dbs.folders(*db))
       folders.push_back(std::filesystem::canonical(f).filename().string());
+    const auto subspaces_held = db->subspaces();
+    const bool wdl_only = std::ranges::all_of(
+        subspaces_held, [&](const Subspace& s) { return db->table(s)->header().wdl_only; });
     all.push_back({{"rules", db->rules().name},
                    {"description", db->rules().describe()},
                    {"herd", db->herd()},
                    {"cows_per_player", db->rules().cows_per_player},
                    {"ply_limit", db->rules().ply_limit},
                    {"folders", folders},
+                   {"wdl_only", wdl_only},
                    {"board", board_json(db->game().board())},
                    {"subspaces", subspaces}});
   }
@@ -225,11 +254,7 @@ ProbeServer::ProbeServer(const ServedDatabases& databases, const HttpServerOptio
 }
 
 HttpAnswer ProbeServer::error(int status, std::string message) const {
-  for (const auto& [given, name] : folder_names_)
-    for (std::size_t at = message.find(given); at != std::string::npos;
-         at = message.find(given, at + name.size()))
-      message.replace(at, given.size(), name);
-  HttpAnswer answer = json_answer({{"error", message}});
+  HttpAnswer answer = json_answer({{"error", by_folder_names(folder_names_, std::move(message))}});
   answer.status = status;
   return answer;
 }
@@ -280,8 +305,26 @@ void ProbeServer::add_routes() {
       /*long_running=*/true);  // the first request for a table reads it whole
   add_api_route(
       "POST", "/api/v1/probe", {"rules", "pure"},
-      [&dbs](const Parameters& p, std::string_view body) {
-        return answer_batch(requested(dbs, p), requested_parts(kProbeParts, p), body);
+      [this, &dbs](const Parameters& p, std::string_view body) {
+        const Database& db = requested(dbs, p);
+        const AnswerParts parts = requested_parts(kProbeParts, p);
+        return answer_batch(
+            folder_names_, [&](std::string_view line) { return answer_json(db, line, parts); },
+            body);
+      },
+      /*long_running=*/true);
+  add_api_route(
+      "GET", "/api/v1/wdl", {"position", "rules"},
+      [this, &dbs](const Parameters& p, std::string_view) {
+        return json_answer(wdl_answer(folder_names_, requested(dbs, p), required(p, "position")));
+      });
+  add_api_route(
+      "POST", "/api/v1/wdl", {"rules"},
+      [this, &dbs](const Parameters& p, std::string_view body) {
+        const Database& db = requested(dbs, p);
+        return answer_batch(
+            folder_names_,
+            [&](std::string_view line) { return wdl_answer(folder_names_, db, line); }, body);
       },
       /*long_running=*/true);
   const nlohmann::json info = info_json(dbs);

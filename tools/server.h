@@ -8,22 +8,28 @@
 //   GET  /api/v1/line?position=P[&rules=R][&pure=B]   what `probe --json --line` prints
 //   GET  /api/v1/mainline?position=P[&rules=R][&pure=B]  the best line with the values after
 //                                                     every ply (AnswerParts::mainline)
+//   GET  /api/v1/wdl?position=P[&rules=R]            what `probe --json --wdl` prints: the
+//                                                     win/draw/loss and the value under the ply
+//                                                     limit, which a WDL-only folder answers
+//   POST /api/v1/wdl[?rules=R]                        the same for one position per line
 //   GET  /api/v1/position?position=P|sanmill=F[&rules=R]  the position as a string and as a
 //                                                     Sanmill FEN
 //   GET  /api/v1/stats[?rules=R][&subspace=S]         what `info --json` prints (of one subspace)
 //   POST /api/v1/probe[?rules=R][&pure=B]             one position per line in the body (at most
 //                                                     kMaxBatchPositions, any content type): one
 //                                                     line per position, as GET answers it
-//   GET  /api/v1/info                        the databases served: rules, herd, subspaces, board
+//   GET  /api/v1/info                        the databases served: rules, herd, subspaces, board,
+//                                            whether they hold the win/draw/loss only
 //   GET  /health
 //   GET  /  (and its files)                  the explorer, /api/v1/info inlined in its page
 // R names the rules of one of the databases served (default: the first), B is 0 (default: moves
 // ordered and the line played by the rule's metric) or 1 (by the pure metric, docs/METRICS.md).
 // Errors answer {"error": "..."}: 400 for a bad position or parameter (the message the command
 // line gives; a parameter the route does not take, or one given twice), 404 for a position
-// outside the databases, 413 for a batch of more than kMaxBatchPositions, 500 for a damaged
-// table, and those HttpServer answers itself. No answer names a folder by its place on the
-// server's disk: folders are named by their own names ("morabaraba-herd4").
+// outside the databases and for distances a WDL-only folder does not hold, 413 for a batch of more
+// than kMaxBatchPositions, 500 for a damaged table, and those HttpServer answers itself. No answer
+// names a folder by its place on the server's disk: folders are named by their own names
+// ("morabaraba-herd4").
 #pragma once
 
 #include <cstddef>
@@ -63,7 +69,8 @@ class ProbeServer {
 
   const ServedDatabases& databases_;
   // Each served folder as given and as clients see it (its own name), longest first.
-  std::vector<std::pair<std::string, std::string>> folder_names_;
+  using FolderNames = std::vector<std::pair<std::string, std::string>>;
+  FolderNames folder_names_;
   HttpServer http_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "db/value_names.h"
 #include "game/notation.h"
 
 namespace mora::tools {
@@ -75,11 +76,16 @@ nlohmann::json to_json(const TableInfo& t) {
         {"bytes", info.compressed_bytes},
         {"bits_per_position", t.stream_bits[static_cast<int>(info.stream)]},
         {"block_positions", info.block_positions}};
-  if (st.has_rule_part)
-    j["rule"] = {
-        {"win", st.rule_counts[4]},  {"cursed_win", st.rule_counts[3]},
-        {"draw", st.rule_counts[2]}, {"blessed_loss", st.rule_counts[1]},
-        {"loss", st.rule_counts[0]}, {"plies_to_mill_histogram", histogram(st.plies_to_mill)}};
+  if (st.has_rule_part) {
+    nlohmann::json& rule = j["rule"];
+    for (int v = 0; v < static_cast<int>(std::size(st.rule_counts)); ++v)
+      rule[rule_wdl_name(static_cast<RuleWdl>(v))] = st.rule_counts[v];
+    // The keys of before the one spelling, which clients of /api/v1/stats may read
+    // (docs/METRICS.md, "Names").
+    rule["cursed_win"] = st.rule_counts[static_cast<int>(RuleWdl::kCursedWin)];
+    rule["blessed_loss"] = st.rule_counts[static_cast<int>(RuleWdl::kBlessedLoss)];
+    rule["plies_to_mill_histogram"] = histogram(st.plies_to_mill);
+  }
   return j;
 }
 

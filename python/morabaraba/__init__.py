@@ -8,6 +8,10 @@
     db.best_move(pos)  # "a7-g4", or None when the game is over
     db.best_line(pos)  # ["a7-g4", "d6-a7", ...]
     db.best_move(pos, pure=True)  # the best move by pure distance
+    db.probe_wdl(pos), db.probe_rule_wdl(pos)  # "win", "cursed-win": what a WDL-only folder holds
+
+Values are named as at every door of the project (docs/METRICS.md, "Names"): "win", "draw",
+"loss", and under the ply limit also "cursed-win" and "blessed-loss".
 
 `Database` takes one folder (a `str` or `os.PathLike`) or a list of them.
 
@@ -53,14 +57,11 @@ import subprocess
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
 
-__version__ = "0.2.0"  # the library's too (mora_version(); checked by the tests)
+__version__ = "0.3.0"  # the library's too (mora_version(); checked by the tests)
 
 __all__ = ["Database", "Result", "MorabarabaError", "PositionError", "MissingTableError",
            "TableError", "check", "version"]
 
-# The names of the C enums mora_wdl and mora_rule_wdl, as `morabaraba probe --json` prints them.
-_WDL = ("loss", "draw", "win")
-_RULE = ("loss", "blessed-loss", "draw", "cursed-win", "win")
 _OK, _ERR_POSITION, _ERR_MISSING, _ERR_TABLE, _ERR_BUFFER = 0, 2, 3, 4, 5
 _MOVE_CHARS = 16
 _METRIC_RULE, _METRIC_PURE = 0, 1  # mora_metric
@@ -176,6 +177,7 @@ def _load(path: str) -> ctypes.CDLL:
         "mora_open_with_cache": (folders, c_size, c_size, ctypes.POINTER(handle)),
         "mora_probe": (handle, c_str, ctypes.POINTER(_Result)),
         "mora_probe_wdl": (handle, c_str, ctypes.POINTER(ctypes.c_int)),
+        "mora_probe_rule_wdl": (handle, c_str, ctypes.POINTER(ctypes.c_int)),
         "mora_moves_by": (handle, c_str, ctypes.c_int, ctypes.POINTER(_Move), c_size,
                           ctypes.POINTER(c_size)),
         "mora_best_move_by": (handle, c_str, ctypes.c_int, ctypes.c_char_p, c_size),
@@ -190,11 +192,18 @@ def _load(path: str) -> ctypes.CDLL:
         getattr(lib, name).argtypes, getattr(lib, name).restype = (), c_str
     lib.mora_rules_name.argtypes, lib.mora_rules_name.restype = (handle,), c_str
     lib.mora_herd.argtypes, lib.mora_herd.restype = (handle,), ctypes.c_int
+    for name in ("mora_wdl_name", "mora_rule_wdl_name"):
+        getattr(lib, name).argtypes, getattr(lib, name).restype = (ctypes.c_int,), c_str
     return lib
 
 
 library_path = _find_library()
 _lib = _load(library_path)
+
+# The names of the C enums mora_wdl and mora_rule_wdl by value, from the library, which spells
+# them for every door (docs/METRICS.md, "Names").
+_WDL = tuple(_lib.mora_wdl_name(v).decode() for v in range(3))
+_RULE = tuple(_lib.mora_rule_wdl_name(v).decode() for v in range(5))
 
 
 def _call(status: int) -> None:
@@ -291,6 +300,16 @@ class Database:
         wdl = ctypes.c_int()
         _call(_lib.mora_probe_wdl(self._handle, _position(position), ctypes.byref(wdl)))
         return _WDL[wdl.value]
+
+    def probe_rule_wdl(self, position: str) -> str:
+        """The value under the ply limit alone, at the position's count ('win', 'cursed-win',
+        'draw', 'blessed-loss' or 'loss': probe().rule_value), which a WDL-only folder answers
+        too, except for a rule win or loss at a count above 0: that needs the plies to the next
+        mill, and raises TableError saying they are not in the folder. PositionError for rules
+        without a ply limit."""
+        rule = ctypes.c_int()
+        _call(_lib.mora_probe_rule_wdl(self._handle, _position(position), ctypes.byref(rule)))
+        return _RULE[rule.value]
 
     def moves(self, position: str, pure: bool = False) -> List[Tuple[str, Result]]:
         """Every legal move with the value it leads to, best first under the ply limit, or by

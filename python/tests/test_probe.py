@@ -285,6 +285,39 @@ class ProbeTest(unittest.TestCase):
                 wdl.probe(positions[0])
             self.assertIn("distances are not in this folder", str(e.exception))
 
+    def test_rule_value_from_a_wdl_only_folder(self):
+        """probe_rule_wdl is the full probe's rule_value in the full folder; in its WDL-only
+        export it answers as `probe --wdl --json` of the export does: the same value, or
+        TableError where that answer's rule_value is null (a rule win or loss at a count above
+        0, which needs the plies to the next mill)."""
+        positions = random_positions(random.Random(28), 200)
+        folders = [os.path.join(DB_ROOT, name) for name in ("morabaraba", "morabaraba-wdl")]
+        run = subprocess.run([TOOL, "probe", "--db", folders[1], "--json", "--wdl"],
+                             input="\n".join(positions) + "\n", capture_output=True, text=True)
+        answers = [json.loads(line) for line in run.stdout.splitlines()]
+        self.assertEqual(len(answers), len(positions))
+        refused = 0
+        with morabaraba.Database(folders[0]) as full, morabaraba.Database(folders[1]) as wdl:
+            for pos, answer in zip(positions, answers):
+                with self.subTest(position=pos):
+                    want = full.probe(pos).rule_value
+                    self.assertEqual(full.probe_rule_wdl(pos), want)
+                    self.assertEqual(answer["value"], wdl.probe_wdl(pos))
+                    if answer["rule_value"] is None:
+                        refused += 1
+                        self.assertIn("needs the plies to the next mill",
+                                      answer["rule_value_error"])
+                        with self.assertRaisesRegex(morabaraba.TableError,
+                                                    "needs the plies to the next mill"):
+                            wdl.probe_rule_wdl(pos)
+                    else:
+                        self.assertEqual(answer["rule_value"], want)
+                        self.assertEqual(wdl.probe_rule_wdl(pos), want)
+        self.assertGreater(refused, 0)
+        with morabaraba.Database(os.path.join(DB_ROOT, "malom")) as malom, \
+                self.assertRaisesRegex(morabaraba.PositionError, "no ply limit"):
+            malom.probe_rule_wdl(positions[0])
+
     def test_errors(self):
         with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as db:
             for bad in ["", "nonsense", "WWW...../.B....B./.....B.. x 0 0 0",

@@ -18,8 +18,7 @@ int main(int argc, char** argv) {
     mora_close(db);
     return 1;
   }
-  static const char* const kWdl[] = {"loss", "draw", "win"};
-  printf("%s %d %s\n", kWdl[result.wdl], result.distance, move);
+  printf("%s %d %s\n", mora_wdl_name(result.wdl), result.distance, move);
   mora_close(db);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "db/database.h"
+#include "db/value_names.h"
 #include "game/notation.h"
 
 int main(int argc, char** argv) {
@@ -14,8 +15,7 @@ int main(int argc, char** argv) {
     const mora::Database db({argv[1]});
     const mora::Position pos = mora::parse_position(argv[2]);
     const mora::ProbeResult r = db.probe(pos);
-    static const char* const kWdl[] = {"loss", "draw", "win"};
-    std::cout << kWdl[static_cast<int>(r.wdl)] << ' ' << r.distance << ' '
+    std::cout << mora::wdl_name(r.wdl) << ' ' << r.distance << ' '
               << mora::to_string(db.game().board(), *db.best_move(pos)) << '\n';
   } catch (const std::exception& e) {
     std::cerr << "probe_cxx: " << e.what() << '\n';
