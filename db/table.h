@@ -69,6 +69,8 @@ enum class TableStream : std::uint8_t {
   kPliesToMill = 3,  // plies_to_mill, 8 bits
 };
 constexpr int kNumTableStreams = 4;
+// The stream's name in docs/FORMAT.md as JSON spells it: "wdl", "rule_flag", ...
+const char* stream_key(TableStream s);
 
 // Compression knobs of the writer; readers take whatever a file says. The defaults are the
 // trade-off measured in bench/README.md ("Block size and zstd level").
