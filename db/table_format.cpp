@@ -408,7 +408,8 @@ void check_barred_record(std::size_t k, const BarredEntry& b, const BarredEntry*
   if (b.key.mover_lines >= lines_end || b.key.other_lines >= lines_end)
     bad("a line the board does not have");
   if (previous && !(previous->key < b.key)) bad("not sorted by key, or repeated");
-  if (!storable(b.entry, header.has_rule_part)) bad("a value no table stores");
+  // Whole entries, in a WDL-only table too.
+  if (!storable(b.entry, header.has_rule_part, true)) bad("a value no table stores");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The byte layout of docs/FORMAT.md, shared by the writer (table_writer.cpp) and the reader
 // (table_reader.cpp): header and descriptor fields, the block index, and the decoded form of a
-// block. Keep this file, table_format.cpp and FORMAT.md in step. Internal to db/.
+// block. Keep this file, table_format.cpp, table_streams.h and FORMAT.md in step. Internal to db/.
 #pragma once
 
 #include <array>
@@ -104,11 +104,12 @@ inline bool relative_storable(const Entry& e, bool rule_part) {
   return distance_ok && (!rule_part || has_plies_to_mill(e.rule) || e.plies_to_mill == 0);
 }
 // Whether a table stores e: values in range, a rule value (with the rule part) that refines the
-// pure one, else a draw with no plies to mill, and relative_storable().
-inline bool storable(const Entry& e, bool rule_part) {
+// pure one, else a draw with no plies to mill, and, in a table with the distances,
+// relative_storable().
+inline bool storable(const Entry& e, bool rule_part, bool distances) {
   const bool rule_ok = rule_part ? static_cast<int>(e.rule) <= 4 && pure_of(e.rule) == e.wdl
                                  : e.rule == RuleWdl::kDraw && e.plies_to_mill == 0;
-  return static_cast<int>(e.wdl) <= 2 && rule_ok && relative_storable(e, rule_part);
+  return static_cast<int>(e.wdl) <= 2 && rule_ok && (!distances || relative_storable(e, rule_part));
 }
 
 // Version 3 on: a block of a compacted stream (StreamSpec::compaction) holds the values of its

@@ -85,6 +85,8 @@ struct TableReader::Impl {
 
   void open();
   void parse();
+  // Decodes entries [begin, begin + out.size()) of every stream, or of the value streams only.
+  void read_streams(std::uint64_t begin, std::span<Entry> out, bool values_only) const;
 
   // Reads exactly `bytes` at `offset`: pread, so that a file truncated, rewritten or removed
   // while open fails the reads that need what is gone (a mapping would raise SIGBUS).
@@ -337,14 +339,24 @@ Entry TableReader::probe(std::uint64_t index) const {
 }
 
 void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
-  const Impl& m = *impl_;
+  impl_->check_full();
+  impl_->read_streams(begin, out, false);
+}
+
+void TableReader::read_values(std::uint64_t begin, std::span<Entry> out) const {
+  impl_->read_streams(begin, out, true);
+}
+
+void TableReader::Impl::read_streams(std::uint64_t begin, std::span<Entry> out,
+                                     bool values_only) const {
+  const Impl& m = *this;
   m.check_range(begin, out.size());
-  m.check_full();
   std::fill(out.begin(), out.end(), Entry{});
   const std::uint64_t end = begin + out.size();
   // Streams come in TableStream order (checked on open): each after the streams that tell its
   // positions and whose fields its values need.
   for (const auto& s : m.streams) {
+    if (values_only && !spec_of(s.kind).value) continue;
     const Compaction compaction = m.compaction(s.kind);
     with_spec(s.kind, [&](auto kind) {
       constexpr const StreamSpec& spec = kStreamSpecs[kind];

@@ -218,10 +218,11 @@ void TableWriter::append(std::span<const Entry> entries) {
     m.fail("more entries than the " + std::to_string(m.header.num_positions) +
            " positions of the header");
   // The rule value is stored as a flag on the pure value, so it must be one that refines it;
-  // distances and plies to mill are stored relative to the values.
+  // distances and plies to mill are stored relative to the values, and a WDL-only table
+  // ignores them.
   for (std::size_t k = 0; k < entries.size(); ++k) {
     const Entry& e = entries[k];
-    if (!storable(e, m.header.has_rule_part))
+    if (!storable(e, m.header.has_rule_part, !m.header.wdl_only))
       m.fail("entry " + std::to_string(m.appended + k) + " cannot be stored: wdl " +
              std::to_string(static_cast<int>(e.wdl)) + ", distance " + std::to_string(e.distance) +
              ", rule " + std::to_string(static_cast<int>(e.rule)) + ", plies to mill " +
