@@ -302,7 +302,7 @@ void decode_header(const ReadAt& read_at, std::uint64_t size, BarredExpected bar
 
 // The stream descriptors of the header in out.metadata, checked, and their block indexes read
 // after the header and checked: out.streams.
-void decode_streams(const ReadAt& read_at, std::uint64_t size, DecodedMetadata& out) {
+void decode_descriptors(const ReadAt& read_at, std::uint64_t size, DecodedMetadata& out) {
   std::vector<std::uint8_t>& m = out.metadata;
   const std::size_t header_bytes = m.size();
   const std::uint32_t num_streams = get<std::uint32_t>(m.data() + kOffNumStreams);
@@ -389,7 +389,7 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size,
                                 BarredExpected barred_expected) {
   DecodedMetadata out;
   decode_header(read_at, size, barred_expected, out);
-  decode_streams(read_at, size, out);
+  decode_descriptors(read_at, size, out);
   check_tiling(read_at, size, out);
   return out;
 }
