@@ -61,14 +61,4 @@ bool stores_barred(const Rules& rules, const Subspace& s) {
          std::max(s.mover, s.other) >= kFewestCowsToSetBar;
 }
 
-std::string barred_flag_error(const TableHeader& header) {
-  const bool stores = stores_barred(header.rules, header.subspace);
-  if (header.has_barred == stores) return {};
-  const std::string where =
-      "subspace " + header.subspace.name() + " under rules '" + header.rules.name + "'";
-  return stores ? "the table has no barred section, which " + where +
-                      " needs (a table of an older program?)"
-                : "the table has a barred section, which " + where + " cannot have";
-}
-
 }  // namespace mora

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "db/table.h"
@@ -41,9 +40,5 @@ class BarredKeys {
 // without leaving the unit. Elsewhere a barred position's every successor is unbarred or one
 // unit lower, and its entry is derived from them.
 bool stores_barred(const Rules& rules, const Subspace& s);
-// Empty when `header` announces the barred section exactly where stores_barred() asks for one;
-// otherwise what is wrong. A table missing its section would send the probe of a barred
-// position to its successors, barred positions of the same unit again, without end.
-std::string barred_flag_error(const TableHeader& header);
 
 }  // namespace mora

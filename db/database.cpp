@@ -8,6 +8,7 @@
 
 #include "db/barred_key.h"
 #include "db/successor_fold.h"
+#include "db/table_format.h"
 #include "db/value_names.h"
 #include "game/bar_text.h"
 
@@ -71,7 +72,12 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
         if (s.mover + s.mover_in_hand > h.rules.cows_per_player ||
             s.other + s.other_in_hand > h.rules.cows_per_player)
           throw TableError("holds subspace " + s.name() + ", more cows than a player has");
-        if (const std::string why = barred_flag_error(h); !why.empty()) throw TableError(why);
+        // A table missing its section would send the probe of a barred position to its
+        // successors, barred positions of the same unit again, without end.
+        if (const std::string why =
+                table_format::barred_flag_error(h, stores_barred(h.rules, h.subspace));
+            !why.empty())
+          throw TableError(why);
         if (tables_.count(s)) continue;
         SubspaceIndex index(board_of(h.rules), s);
         // A header that passed its checksum but disagrees with the indexer would make every

@@ -3,7 +3,7 @@
 // Thread safety: a Database is immutable after construction, and every const member may be
 // called from any number of threads at once. Decoded blocks are cached in a BlockCache shared
 // by all tables of the database (db/table.h: bounded, sharded locks held for a lookup only) and
-// in each thread's last two blocks per value stream, so nearby probes take no lock at all.
+// in each thread's last two blocks per stream, so nearby probes take no lock at all.
 #pragma once
 
 #include <array>

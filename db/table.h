@@ -56,12 +56,12 @@ struct TableHeader {
   bool has_barred = false;          // the file ends with the barred section (docs/FORMAT.md)
   // The value streams only, wdl and with the rule part the rule flag: a WDL-only table, as
   // `morabaraba export --streams wdl` writes (export_wdl_table(), docs/FORMAT.md), which
-  // probe_wdl() reads and probe() and read() refuse.
+  // probe_wdl() and read_values() read and probe() and read() refuse.
   bool wdl_only = false;
 };
 
-// The per-position value streams of a file (docs/FORMAT.md). The rule streams exist only in
-// tables with the rule part.
+// The per-position value streams of a file (docs/FORMAT.md), a row each in kStreamSpecs
+// (db/table_streams.h). The rule streams exist only in tables with the rule part.
 enum class TableStream : std::uint8_t {
   kWdl = 0,          // pure Wdl, 2 bits
   kRuleFlag = 1,     // 1 bit: the rule value is cursed (win) or blessed (loss)
@@ -69,6 +69,8 @@ enum class TableStream : std::uint8_t {
   kPliesToMill = 3,  // plies_to_mill, 8 bits
 };
 constexpr int kNumTableStreams = 4;
+// The stream's name in docs/FORMAT.md as JSON spells it: "wdl", "rule_flag", ...
+const char* stream_key(TableStream s);
 
 // Compression knobs of the writer; readers take whatever a file says. The defaults are the
 // trade-off measured in bench/README.md ("Block size and zstd level").
@@ -145,6 +147,9 @@ class TableReader {
   Entry probe(std::uint64_t index) const;
   // Decodes entries [begin, begin + out.size()) in one pass (for solvers and verifiers).
   void read(std::uint64_t begin, std::span<Entry> out) const;
+  // The same of the value streams only, which a WDL-only table holds too (it reads them):
+  // the win/draw/loss and, with the rule part, the rule value; distances and plies to mill 0.
+  void read_values(std::uint64_t begin, std::span<Entry> out) const;
   Wdl probe_wdl(std::uint64_t index) const;  // reads only the win/draw/loss part
   // The value under the ply limit at count 0, from the value streams alone (the pure value and
   // the rule flag), so a WDL-only table answers it too; kDraw without the rule part.

@@ -1,6 +1,6 @@
-// export_wdl_table(): a table's value streams re-encoded into a WDL-only table by the writer,
-// whose default tuning the solver's tables have, so that the wdl and rule-flag streams come out
-// as they were.
+// export_wdl_table(): a table's value streams (StreamSpec::value) re-encoded into a WDL-only
+// table by the writer, whose default tuning the solver's tables have, so that they come out as
+// they were.
 #include <algorithm>
 #include <vector>
 
@@ -20,7 +20,7 @@ void export_wdl_table(const std::filesystem::path& from, const std::filesystem::
   std::vector<Entry> chunk;
   for (std::uint64_t begin = 0; begin < header.num_positions; begin += kChunk) {
     chunk.resize(std::min(kChunk, header.num_positions - begin));
-    reader.read(begin, chunk);
+    reader.read_values(begin, chunk);  // the distance streams are not decoded
     writer.append(chunk);
   }
   if (header.has_barred) {

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <bit>
 
-#include "db/barred_key.h"
 #include "db/value_names.h"
 #include "game/movegen.h"
 
@@ -14,6 +13,10 @@ namespace mora {
 
 std::string table_file_name(const Subspace& s) {
   return s.name() + ".mtb";
+}
+
+const char* stream_key(TableStream s) {
+  return table_format::spec_of(s).key;
 }
 
 namespace table_format {
@@ -35,17 +38,6 @@ constexpr std::size_t kOffVersion = 8, kOffHeaderBytes = 12, kOffHeaderChecksum 
 }
 
 }  // namespace
-
-int value_bits(TableStream s) {
-  constexpr int kBits[kNumTableStreams] = {2, 1, 16, 8};
-  return kBits[static_cast<int>(s)];
-}
-
-const char* stream_name(TableStream s) {
-  constexpr const char* kNames[kNumTableStreams] = {"wdl", "rule flag", "distance",
-                                                    "plies to mill"};
-  return kNames[static_cast<int>(s)];
-}
 
 std::size_t raw_bytes(int bits, std::size_t n) {
   return (n * bits + 7) / 8;
@@ -127,13 +119,9 @@ std::uint64_t blocks_of(std::uint64_t positions, std::uint32_t block_positions) 
 
 std::vector<StreamLayout> layout_of(const TableHeader& h, const TableTuning& t) {
   std::vector<StreamLayout> s;
-  for (int k = 0; k < kNumTableStreams; ++k) {
-    const auto kind = static_cast<TableStream>(k);
-    const bool rule_part = kind == TableStream::kRuleFlag || kind == TableStream::kPliesToMill;
-    const bool value = kind == TableStream::kWdl || kind == TableStream::kRuleFlag;
-    const std::uint32_t bp = value ? t.value_block_positions : t.distance_block_positions;
-    if ((!rule_part || h.has_rule_part) && (value || !h.wdl_only))
-      s.push_back({kind, bp, blocks_of(h.num_positions, bp)});
+  for (const StreamSpec& spec : kStreamSpecs) {
+    const std::uint32_t bp = spec.value ? t.value_block_positions : t.distance_block_positions;
+    if (holds_stream(spec, h)) s.push_back({spec.kind, bp, blocks_of(h.num_positions, bp)});
   }
   return s;
 }
@@ -144,7 +132,16 @@ std::size_t metadata_bytes(std::span<const StreamLayout> streams) {
   return n;
 }
 
-void check_encodable(const TableHeader& header) {
+std::string barred_flag_error(const TableHeader& header, bool expected) {
+  if (header.has_barred == expected) return {};
+  const std::string where =
+      "subspace " + header.subspace.name() + " under rules '" + header.rules.name + "'";
+  return expected ? "the table has no barred section, which " + where +
+                        " needs (a table of an older program?)"
+                  : "the table has a barred section, which " + where + " cannot have";
+}
+
+void check_encodable(const TableHeader& header, bool barred_expected) {
   const Rules& r = header.rules;
   const int small[] = {r.cows_per_player,
                        r.flying_at,
@@ -158,12 +155,12 @@ void check_encodable(const TableHeader& header) {
     fail("a rule option or subspace count is out of the range the header can hold");
   if (r.name.size() > kNameBytes)
     fail("rule name '" + r.name + "' is longer than " + std::to_string(kNameBytes) + " bytes");
-  if (header.has_barred && !stores_barred(r, header.subspace)) fail(barred_flag_error(header));
+  if (header.has_barred && !barred_expected) fail(barred_flag_error(header, barred_expected));
 }
 
-std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
+std::vector<std::uint8_t> encode_metadata(const TableHeader& header, bool barred_expected,
                                           std::span<const StreamBlocks> streams) {
-  check_encodable(header);
+  check_encodable(header, barred_expected);
   std::vector<StreamLayout> layouts;
   for (const auto& s : streams) layouts.push_back(s.layout);
   std::vector<std::uint8_t> out(metadata_bytes(layouts), 0);
@@ -200,28 +197,32 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
   for (std::size_t i = 0; i < streams.size(); ++i) {
     const StreamBlocks& s = streams[i];
     std::uint8_t* d = p + kFixedHeaderBytes + kStreamBytes * i;
-    d[0] = static_cast<std::uint8_t>(s.layout.kind);
-    d[1] = static_cast<std::uint8_t>(value_bits(s.layout.kind));
-    put<std::uint32_t>(d + 4, s.layout.block_positions);
-    put<std::uint64_t>(d + 8, s.layout.num_blocks);
-    put<std::uint64_t>(d + 16, index_at);
+    d[kOffKind] = static_cast<std::uint8_t>(s.layout.kind);
+    d[kOffValueBits] = static_cast<std::uint8_t>(spec_of(s.layout.kind).bits);
+    put<std::uint32_t>(d + kOffBlockPositions, s.layout.block_positions);
+    put<std::uint64_t>(d + kOffNumBlocks, s.layout.num_blocks);
+    put<std::uint64_t>(d + kOffIndexOffset, index_at);
     std::uint64_t bytes = 0;
     for (const BlockEntry& b : s.blocks) {
-      put<std::uint64_t>(p + index_at, b.offset);
-      put<std::uint32_t>(p + index_at + 8, static_cast<std::uint32_t>(b.checksum));
+      put<std::uint64_t>(p + index_at + kOffBlockOffset, b.offset);
+      put<std::uint32_t>(p + index_at + kOffBlockChecksum, static_cast<std::uint32_t>(b.checksum));
       index_at += block_entry_bytes(kVersion), bytes += b.size;
     }
-    put<std::uint64_t>(d + 24, bytes);
+    put<std::uint64_t>(d + kOffCompressedBytes, bytes);
   }
   put<std::uint64_t>(p + kOffIndexChecksum, XXH64(p + header_bytes, out.size() - header_bytes, 0));
   put<std::uint64_t>(p + kOffHeaderChecksum, XXH64(p, header_bytes, 0));
   return out;
 }
 
-DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
+namespace {
+
+// The header and the stream descriptors, read into out.metadata and checked up to the barred
+// flag (docs/FORMAT.md, "Header"): out's version and header.
+void decode_header(const ReadAt& read_at, std::uint64_t size, BarredExpected barred_expected,
+                   DecodedMetadata& out) {
   if (size < kFixedHeaderBytes)
     fail("not a table: " + std::to_string(size) + " bytes is shorter than the header");
-  DecodedMetadata out;
   std::vector<std::uint8_t>& m = out.metadata;
   m.resize(kFixedHeaderBytes);
   read_at(0, m.data(), m.size());
@@ -279,7 +280,8 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
   r.name.assign(name, std::find(name, name + kNameBytes, '\0'));
   if (r.fingerprint() != get<std::uint64_t>(p + kOffFingerprint))
     fail("rule options do not match the rules fingerprint");
-  if (header.has_barred && !stores_barred(r, header.subspace)) fail(barred_flag_error(header));
+  if (header.has_barred && !barred_expected(r, header.subspace))
+    fail(barred_flag_error(header, false));
   if (header.wdl_only != (version == kVersionWdlOnly))
     fail("format version " + std::to_string(version) +
          (header.wdl_only ? " with the WDL-only flag, which version 5 introduced"
@@ -288,66 +290,81 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
     fail("format version " + std::to_string(version) +
          (header.has_barred ? " with a barred section, which version 4 introduced"
                             : " without the barred section that it is written for"));
+}
 
-  // The streams, their indexes, and their blocks must tile the file exactly, in order.
+// The stream descriptors of the header in out.metadata, checked, and their block indexes read
+// after the header and checked: out.streams.
+void decode_descriptors(const ReadAt& read_at, std::uint64_t size, DecodedMetadata& out) {
+  std::vector<std::uint8_t>& m = out.metadata;
+  const std::size_t header_bytes = m.size();
+  const std::uint32_t num_streams = get<std::uint32_t>(m.data() + kOffNumStreams);
+  const TableHeader& header = out.header;
+  // The streams and their indexes follow each other, in order.
   std::array<bool, kNumTableStreams> present{};
   std::uint64_t index_end = header_bytes;
   for (std::uint32_t i = 0; i < num_streams; ++i) {
-    const std::uint8_t* d = p + kFixedHeaderBytes + kStreamBytes * i;
-    if (d[0] >= kNumTableStreams) fail("unknown stream kind " + std::to_string(d[0]));
-    StreamDescriptor s{static_cast<TableStream>(d[0]),
-                       d[1],
-                       get<std::uint32_t>(d + 4),
-                       get<std::uint64_t>(d + 8),
-                       get<std::uint64_t>(d + 24),
-                       get<std::uint64_t>(d + 16),
-                       version,
+    const std::uint8_t* d = m.data() + kFixedHeaderBytes + kStreamBytes * i;
+    if (d[kOffKind] >= kNumTableStreams) fail("unknown stream kind " + std::to_string(d[kOffKind]));
+    StreamDescriptor s{static_cast<TableStream>(d[kOffKind]),
+                       d[kOffValueBits],
+                       get<std::uint32_t>(d + kOffBlockPositions),
+                       get<std::uint64_t>(d + kOffNumBlocks),
+                       get<std::uint64_t>(d + kOffCompressedBytes),
+                       get<std::uint64_t>(d + kOffIndexOffset),
+                       out.version,
                        nullptr};  // set once the indexes are read
-    if (s.bits != value_bits(s.kind) || s.block_positions == 0 ||
+    const char* name = spec_of(s.kind).name;
+    if (s.bits != spec_of(s.kind).bits || s.block_positions == 0 ||
         s.num_blocks != blocks_of(header.num_positions, s.block_positions) ||
-        (i && d[0] <= static_cast<int>(out.streams.back().kind)))
-      fail(std::string("corrupt descriptor of stream ") + stream_name(s.kind));
-    const std::size_t entry_bytes = block_entry_bytes(version);
+        (i && s.kind <= out.streams.back().kind))
+      fail(std::string("corrupt descriptor of stream ") + name);
+    const std::size_t entry_bytes = block_entry_bytes(out.version);
     if (s.index_offset != index_end || s.num_blocks > (size - index_end) / entry_bytes)
-      fail(std::string("block index of stream ") + stream_name(s.kind) + " beyond the file end");
+      fail(std::string("block index of stream ") + name + " beyond the file end");
     index_end += s.num_blocks * entry_bytes;
-    present[d[0]] = true;
+    present[d[kOffKind]] = true;
     out.streams.push_back(s);
   }
-  const bool rule = header.has_rule_part, full = !header.wdl_only;
-  if (!present[0] || present[2] != full || present[1] != rule || present[3] != (rule && full))
-    fail("the streams do not match the header flags");
+  for (const StreamSpec& spec : kStreamSpecs)
+    if (present[static_cast<std::size_t>(spec.kind)] != holds_stream(spec, header))
+      fail("the streams do not match the header flags");
   m.resize(index_end);
   read_at(header_bytes, m.data() + header_bytes, index_end - header_bytes);
-  p = m.data();
+  const std::uint8_t* p = m.data();
   for (StreamDescriptor& s : out.streams) s.index = p + s.index_offset;
   if (XXH64(p + header_bytes, index_end - header_bytes, 0) !=
       get<std::uint64_t>(p + kOffIndexChecksum))
     fail("block index checksum mismatch");
-  std::uint64_t at = index_end;
+}
+
+// That the blocks of out.streams, then the barred section, tile the file of `size` bytes after
+// the metadata: out.barred_offset.
+void check_tiling(const ReadAt& read_at, std::uint64_t size, DecodedMetadata& out) {
+  std::uint64_t at = out.metadata.size();
   for (const StreamDescriptor& s : out.streams) {
     std::uint64_t bytes = 0;
     // Version 2 derives a block's size from the next offset: offsets must not go back, and
     // the stream must fit the file, before any size is taken.
     if (s.compressed_bytes > size - at) fail("stream sizes do not match the file size");
+    const char* name = spec_of(s.kind).name;
     for (std::uint64_t b = 0; b < s.num_blocks; ++b) {
       const std::uint64_t offset = s.block_offset(b);
-      if (version > 1 && b + 1 < s.num_blocks && s.block_offset(b + 1) < offset)
-        fail(std::string("block offsets go back in stream ") + stream_name(s.kind));
+      if (out.version > 1 && b + 1 < s.num_blocks && s.block_offset(b + 1) < offset)
+        fail(std::string("block offsets go back in stream ") + name);
       const std::uint64_t len = offset == at ? s.block_size(b) : 0;
       if (offset != at || len > size - at)
-        fail("file size " + std::to_string(size) + " does not match the block index (" +
-             stream_name(s.kind) + " block " + std::to_string(b) + " at " + std::to_string(offset) +
-             ", " + std::to_string(len) + " bytes)");
+        fail("file size " + std::to_string(size) + " does not match the block index (" + name +
+             " block " + std::to_string(b) + " at " + std::to_string(offset) + ", " +
+             std::to_string(len) + " bytes)");
       at += len, bytes += len;
     }
     if (bytes != s.compressed_bytes) fail("stream sizes do not match the block index");
   }
-  if (header.has_barred) {
+  if (out.header.has_barred) {
     std::array<std::uint8_t, kBarredHeaderBytes> barred{};
     if (size - at >= kBarredHeaderBytes) read_at(at, barred.data(), barred.size());
     if (size - at < kBarredHeaderBytes ||
-        get<std::uint64_t>(barred.data() + 16) != size - at - kBarredHeaderBytes)
+        get<std::uint64_t>(barred.data() + kOffBarredFrameBytes) != size - at - kBarredHeaderBytes)
       fail("file size " + std::to_string(size) + " does not match the barred section at " +
            std::to_string(at));
     out.barred_offset = at;
@@ -356,6 +373,16 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size) {
   if (at != size)
     fail("file size " + std::to_string(size) + " does not match the block index (" +
          std::to_string(at) + " bytes)");
+}
+
+}  // namespace
+
+DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size,
+                                BarredExpected barred_expected) {
+  DecodedMetadata out;
+  decode_header(read_at, size, barred_expected, out);
+  decode_descriptors(read_at, size, out);
+  check_tiling(read_at, size, out);
   return out;
 }
 
@@ -373,7 +400,8 @@ void check_barred_record(std::size_t k, const BarredEntry& b, const BarredEntry*
   if (b.key.mover_lines >= lines_end || b.key.other_lines >= lines_end)
     bad("a line the board does not have");
   if (previous && !(previous->key < b.key)) bad("not sorted by key, or repeated");
-  if (!storable(b.entry, header.has_rule_part)) bad("a value no table stores");
+  // Whole entries, in a WDL-only table too.
+  if (!storable(b.entry, header.has_rule_part, true)) bad("a value no table stores");
 }
 
 }  // namespace
@@ -399,17 +427,21 @@ std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries,
                     raw.size(), level);
   if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
   out.resize(kBarredHeaderBytes + n);
-  put<std::uint64_t>(out.data() + 8, entries.size());
-  put<std::uint64_t>(out.data() + 16, n);
-  put<std::uint64_t>(out.data(), XXH64(out.data() + 8, out.size() - 8, 0));
+  put<std::uint64_t>(out.data() + kOffBarredRecords, entries.size());
+  put<std::uint64_t>(out.data() + kOffBarredFrameBytes, n);
+  // The checksum covers the section after it.
+  static_assert(kOffBarredChecksum == 0 && kOffBarredRecords == 8);
+  put<std::uint64_t>(out.data() + kOffBarredChecksum,
+                     XXH64(out.data() + kOffBarredRecords, out.size() - kOffBarredRecords, 0));
   return out;
 }
 
 std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
                                        const TableHeader& header) {
-  if (size < kBarredHeaderBytes || XXH64(p + 8, size - 8, 0) != get<std::uint64_t>(p))
+  if (size < kBarredHeaderBytes || XXH64(p + kOffBarredRecords, size - kOffBarredRecords, 0) !=
+                                       get<std::uint64_t>(p + kOffBarredChecksum))
     fail("checksum mismatch in the barred section");
-  const auto count = get<std::uint64_t>(p + 8);
+  const auto count = get<std::uint64_t>(p + kOffBarredRecords);
   const std::uint8_t* frame = p + kBarredHeaderBytes;
   const std::size_t frame_bytes = size - kBarredHeaderBytes;
   // Before anything is allocated: a count that passed a colliding checksum must not ask for

@@ -1,6 +1,6 @@
 // The byte layout of docs/FORMAT.md, shared by the writer (table_writer.cpp) and the reader
 // (table_reader.cpp): header and descriptor fields, the block index, and the decoded form of a
-// block. Keep this file, table_format.cpp and FORMAT.md in step. Internal to db/.
+// block. Keep this file, table_format.cpp, table_streams.h and FORMAT.md in step. Internal to db/.
 #pragma once
 
 #include <array>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "db/table.h"
+#include "db/table_streams.h"
 
 namespace mora::table_format {
 
@@ -28,11 +29,16 @@ constexpr std::uint32_t kOldestVersion = 1;  // the oldest the reader reads
 constexpr std::uint32_t kIndexScheme = 1;    // SubspaceIndex's ordering of positions
 constexpr std::size_t kFixedHeaderBytes = 112;
 constexpr std::size_t kStreamBytes = 32;  // one stream descriptor
+// Stream descriptor field offsets (docs/FORMAT.md, "Stream descriptors").
+constexpr std::size_t kOffKind = 0, kOffValueBits = 1, kOffBlockPositions = 4, kOffNumBlocks = 8,
+                      kOffIndexOffset = 16, kOffCompressedBytes = 24;
 // A block index entry: version 1 offset (8), size (4), reserved (4), XXH64 (8); version 2
 // offset (8) and the low 32 bits of the XXH64 (4), the size following from the next offset.
 constexpr std::size_t block_entry_bytes(std::uint32_t version) {
   return version == 1 ? 24 : 12;
 }
+constexpr std::size_t kOffBlockOffset = 0, kOffBlockSizeV1 = 8, kOffBlockChecksumV1 = 16,
+                      kOffBlockChecksum = 8;
 
 template <class T>
 void put(std::uint8_t* p, T v) {
@@ -44,9 +50,6 @@ T get(const std::uint8_t* p) {
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-
-int value_bits(TableStream s);
-const char* stream_name(TableStream s);
 
 // Bytes of a decoded block of n values: sub-byte values packed LSB first, wider values as
 // byte planes (all low bytes of the block, then all high bytes) so that the nearly constant
@@ -89,22 +92,10 @@ inline Wdl pure_of(RuleWdl r) {
   constexpr Wdl kPure[] = {Wdl::kLoss, Wdl::kLoss, Wdl::kDraw, Wdl::kWin, Wdl::kWin};
   return kPure[static_cast<int>(r)];
 }
-// The rule value from the pure value and the cursed/blessed flag; false for a flag on a draw,
-// which no writer produces.
-bool rule_of(Wdl w, unsigned flag, RuleWdl& out);
 
 // Version 2 stores the distance and the plies to mill relative to what the value already says
-// (docs/FORMAT.md, "Values relative to the value"); version 3 also leaves out of these streams
-// the positions whose value a reader ignores ("Compacted streams").
-inline unsigned stored_distance(std::uint16_t distance) {
-  return distance >> 1;
-}
-inline std::uint16_t distance_of(Wdl w, unsigned stored) {
-  return w == Wdl::kDraw ? 0 : static_cast<std::uint16_t>(2 * stored + (w == Wdl::kWin));
-}
-inline bool has_plies_to_mill(RuleWdl r) {
-  return r == RuleWdl::kWin || r == RuleWdl::kLoss;
-}
+// (docs/FORMAT.md, "Values relative to the value"; stored_distance(), distance_of()); version 3
+// also leaves out of these streams the positions whose value a reader ignores (Compaction).
 // Whether the relative forms can store e: distances have the parity of the value (a win's is
 // odd, a loss's even, a draw's 0) and plies to mill are 0 where they mean nothing.
 inline bool relative_storable(const Entry& e, bool rule_part) {
@@ -113,25 +104,22 @@ inline bool relative_storable(const Entry& e, bool rule_part) {
   return distance_ok && (!rule_part || has_plies_to_mill(e.rule) || e.plies_to_mill == 0);
 }
 // Whether a table stores e: values in range, a rule value (with the rule part) that refines the
-// pure one, else a draw with no plies to mill, and relative_storable().
-inline bool storable(const Entry& e, bool rule_part) {
+// pure one, else a draw with no plies to mill, and, in a table with the distances,
+// relative_storable().
+inline bool storable(const Entry& e, bool rule_part, bool distances) {
   const bool rule_ok = rule_part ? static_cast<int>(e.rule) <= 4 && pure_of(e.rule) == e.wdl
                                  : e.rule == RuleWdl::kDraw && e.plies_to_mill == 0;
-  return static_cast<int>(e.wdl) <= 2 && rule_ok && relative_storable(e, rule_part);
+  return static_cast<int>(e.wdl) <= 2 && rule_ok && (!distances || relative_storable(e, rule_part));
 }
 
-// Version 3: the distance stream holds a value for the positions that are not draws, the
-// plies-to-mill stream for the rule wins and losses (pure wins and losses without the flag);
-// a block of these streams holds the values of its positions that have one, in index order.
+// Version 3 on: a block of a compacted stream (StreamSpec::compaction) holds the values of its
+// positions that have one, in index order.
 inline bool compacted(std::uint32_t version) {
   return version >= 3;
 }
-inline bool holds_value(TableStream kind, const Entry& e) {
-  return kind == TableStream::kDistance ? e.wdl != Wdl::kDraw : has_plies_to_mill(e.rule);
-}
-// How many of the positions [from, to) of a decoded wdl block hold a value in the distance
-// stream (flags == nullptr) or, with the rule-flag block of the same positions, in the
-// plies-to-mill stream. Word at a time: a probe counts up to a whole block.
+// How many of the positions [from, to) of a decoded wdl block hold a value in a stream of
+// Compaction::kDecided (flags == nullptr) or, with the rule-flag block of the same positions,
+// of Compaction::kRuleDecided. Word at a time: a probe counts up to a whole block.
 std::size_t count_held(const std::uint8_t* wdl, const std::uint8_t* flags, std::size_t from,
                        std::size_t to);
 
@@ -143,8 +131,7 @@ struct StreamLayout {
 
 std::uint64_t blocks_of(std::uint64_t positions, std::uint32_t block_positions);
 
-// The streams of a table in file order, which is the order of TableStream: value classes
-// first, so that WDL probes touch the front of the file only.
+// The streams of a table in file order (kStreamSpecs).
 std::vector<StreamLayout> layout_of(const TableHeader& h, const TableTuning& t);
 
 // Bytes of the header, the stream descriptors and the block indexes: where the blocks start.
@@ -164,11 +151,23 @@ struct StreamBlocks {
   std::vector<BlockEntry> blocks;
 };
 
+// Whether the tables of a subspace under some rules have the barred section: the rules'
+// word (stores_barred(), db/barred_key.h), which the codec's callers give it, as the codec
+// knows no rule. The codec refuses a section where none is expected; a table without the
+// section where one is, such as a table older than the section, is read, and refused by the
+// readers that probe it (Database, with barred_flag_error()).
+using BarredExpected = bool (*)(const Rules& rules, const Subspace& s);
+// Empty when `header` has the barred section exactly where `expected` says; otherwise what is
+// wrong.
+std::string barred_flag_error(const TableHeader& header, bool expected);
+
+// Throws TableError (without a file name) for a header that the format cannot hold, or with a
+// barred section where `barred_expected` says none is.
+void check_encodable(const TableHeader& header, bool barred_expected);
 // Header, descriptors and block indexes with their checksums: the first metadata_bytes() of
-// the file. Throws TableError (without a file name) for a header that the format cannot hold.
-std::vector<std::uint8_t> encode_metadata(const TableHeader& header,
+// the file, for a header that check_encodable() takes.
+std::vector<std::uint8_t> encode_metadata(const TableHeader& header, bool barred_expected,
                                           std::span<const StreamBlocks> streams);
-void check_encodable(const TableHeader& header);
 
 // A stream as the file describes it, with its block index in the metadata read on open.
 struct StreamDescriptor {
@@ -182,18 +181,19 @@ struct StreamDescriptor {
   const std::uint8_t* index = nullptr;  // num_blocks entries of block_entry_bytes(version)
 
   std::uint64_t block_offset(std::uint64_t b) const {
-    return get<std::uint64_t>(index + b * block_entry_bytes(version));
+    return get<std::uint64_t>(index + b * block_entry_bytes(version) + kOffBlockOffset);
   }
   // Checked by decode_metadata(): the blocks follow each other.
   std::uint64_t block_size(std::uint64_t b) const {
-    if (version == 1) return get<std::uint32_t>(index + b * 24 + 8);
+    if (version == 1) return get<std::uint32_t>(index + b * block_entry_bytes(1) + kOffBlockSizeV1);
     const std::uint64_t end =
         b + 1 < num_blocks ? block_offset(b + 1) : block_offset(0) + compressed_bytes;
     return end - block_offset(b);
   }
   std::uint64_t checksum(std::uint64_t b) const {
     const std::uint8_t* e = index + b * block_entry_bytes(version);
-    return version == 1 ? get<std::uint64_t>(e + 16) : get<std::uint32_t>(e + 8);
+    return version == 1 ? get<std::uint64_t>(e + kOffBlockChecksumV1)
+                        : get<std::uint32_t>(e + kOffBlockChecksum);
   }
 };
 
@@ -201,6 +201,7 @@ struct StreamDescriptor {
 // rest of the section (8), the records (8), the bytes of the frame (8), then one zstd frame of
 // the records, kBarredRecordBytes each.
 constexpr std::size_t kBarredHeaderBytes = 24;
+constexpr std::size_t kOffBarredChecksum = 0, kOffBarredRecords = 8, kOffBarredFrameBytes = 16;
 constexpr std::size_t kBarredRecordBytes = 24;
 // The whole section of these entries of a table with `header`, compressed at `level`; throws
 // TableError for entries that decode_barred() would refuse.
@@ -228,6 +229,7 @@ using ReadAt = std::function<void(std::uint64_t offset, std::uint8_t* out, std::
 // header, the block indexes and the barred section's header: no block; docs/FORMAT.md, the
 // order of checks under "Header"), including that the blocks tile the file. Throws TableError
 // (without a file name) at the first fault.
-DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size);
+DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size,
+                                BarredExpected barred_expected);
 
 }  // namespace mora::table_format

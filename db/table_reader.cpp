@@ -11,6 +11,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "db/barred_key.h"
 #include "db/block_cache.h"
 #include "db/table.h"
 #include "db/table_format.h"
@@ -68,7 +69,7 @@ struct TableReader::Impl {
   std::uint64_t size = 0;              // when opened: a file that is shorter now fails its reads
   std::vector<std::uint8_t> metadata;  // header and block indexes (DecodedMetadata)
   std::vector<Stream> streams;
-  std::array<int, kNumTableStreams> by_kind{-1, -1, -1, -1};
+  std::array<int, kNumTableStreams> by_kind;  // index in streams, -1 for none
   std::uint64_t barred_offset = 0;
   mutable std::once_flag barred_once;
   mutable std::vector<BarredEntry> barred;
@@ -84,6 +85,8 @@ struct TableReader::Impl {
 
   void open();
   void parse();
+  // Decodes entries [begin, begin + out.size()) of every stream, or of the value streams only.
+  void read_streams(std::uint64_t begin, std::span<Entry> out, bool values_only) const;
 
   // Reads exactly `bytes` at `offset`: pread, so that a file truncated, rewritten or removed
   // while open fails the reads that need what is gone (a mapping would raise SIGBUS).
@@ -121,7 +124,7 @@ struct TableReader::Impl {
     bytes.resize(s.block_size(b));
     read_at(s.block_offset(b), bytes.data(), bytes.size());
     if (block_checksum(s.version, bytes.data(), bytes.size()) != s.checksum(b))
-      fail(std::string("checksum mismatch in ") + stream_name(s.kind) + " block " +
+      fail(std::string("checksum mismatch in ") + spec_of(s.kind).name + " block " +
            std::to_string(b));
   }
 
@@ -134,7 +137,7 @@ struct TableReader::Impl {
     const std::uint64_t bytes = in.size();
     if (compacted && (bytes == 0 || count == 0)) {  // a block without values has no bytes
       if (bytes != count)
-        fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b) +
+        fail(std::string("undecodable ") + spec_of(s.kind).name + " block " + std::to_string(b) +
              " (no values, or values but no bytes)");
       out.clear();
     } else if (relative && bytes == 1) {  // a constant block: its byte, narrow for 16-bit values
@@ -145,7 +148,7 @@ struct TableReader::Impl {
       const std::size_t n = ZSTD_decompressDCtx(tls.dctx, out.data(), expect, in.data(), in.size());
       const bool narrow = relative && s.bits == 16 && n == count;
       if (ZSTD_isError(n) || (n != expect && !narrow))
-        fail(std::string("undecodable ") + stream_name(s.kind) + " block " + std::to_string(b));
+        fail(std::string("undecodable ") + spec_of(s.kind).name + " block " + std::to_string(b));
       out.resize(n);
     }
     // Code 3 is no Wdl: a 2-bit pair with both bits set.
@@ -156,15 +159,17 @@ struct TableReader::Impl {
 
   const Stream& stream(TableStream kind) const { return streams[by_kind[static_cast<int>(kind)]]; }
 
+  // How positions hold values in stream `kind` of this file: every one, or compacted.
+  Compaction compaction(TableStream kind) const {
+    return compacted ? spec_of(kind).compaction : Compaction::kNone;
+  }
+
   // The values block b of stream s holds: one per position, or in a compacted stream one per
-  // position that holds a value (version 3).
+  // position that holds a value.
   std::size_t values_in(const Stream& s, std::uint64_t b) const {
     const std::uint64_t first = b * s.block_positions;
-    return compacted && is_compacted(s.kind) ? held(s.kind, first, first + block_count(s, b))
-                                             : block_count(s, b);
-  }
-  static bool is_compacted(TableStream kind) {
-    return kind == TableStream::kDistance || kind == TableStream::kPliesToMill;
+    const Compaction c = compaction(s.kind);
+    return c != Compaction::kNone ? held(c, first, first + block_count(s, b)) : block_count(s, b);
   }
 
   // The decoded block b of stream s: from this thread's slots, else the shared cache, else
@@ -195,11 +200,11 @@ struct TableReader::Impl {
     return *slot.raw;
   }
 
-  // How many positions of [lo, hi) hold a value in the compacted stream `kind`, from the
-  // blocks of the value streams.
-  std::size_t held(TableStream kind, std::uint64_t lo, std::uint64_t hi) const {
+  // How many positions of [lo, hi) hold a value in a stream of compaction c, from the blocks of
+  // the value streams.
+  std::size_t held(Compaction c, std::uint64_t lo, std::uint64_t hi) const {
     const Stream& w = stream(TableStream::kWdl);
-    const Stream* f = kind == TableStream::kPliesToMill ? &stream(TableStream::kRuleFlag) : nullptr;
+    const Stream* f = c == Compaction::kRuleDecided ? &stream(TableStream::kRuleFlag) : nullptr;
     std::size_t n = 0;
     for (std::uint64_t b = lo / w.block_positions; lo < hi; ++b) {
       const std::uint64_t first = b * w.block_positions;
@@ -211,18 +216,18 @@ struct TableReader::Impl {
     return n;
   }
 
-  unsigned value(TableStream kind, std::uint64_t i) const {
-    const Stream& s = stream(kind);
+  unsigned value(const Stream& s, std::uint64_t i) const {
     const std::uint64_t b = i / s.block_positions;
-    if (compacted && is_compacted(kind)) {
+    if (const Compaction c = compaction(s.kind); c != Compaction::kNone) {
       const std::uint64_t first = b * s.block_positions;
-      const std::size_t rank = held(kind, first, i);
+      const std::size_t rank = held(c, first, i);
       const Block& raw = block(s, b);
       // A 16-bit block's size does not tell its values (n narrow, 2n wide): they are counted.
       const std::size_t count =
-          s.bits == 16 ? rank + held(kind, i, first + block_count(s, b)) : raw.size();
+          s.bits == 16 ? rank + held(c, i, first + block_count(s, b)) : raw.size();
       if (rank >= count)
-        fail(std::string("no ") + stream_name(kind) + " stored for position " + std::to_string(i));
+        fail(std::string("no ") + spec_of(s.kind).name + " stored for position " +
+             std::to_string(i));
       return value_at(block_bits(s.bits, count, raw.size()), raw.data(), count, rank);
     }
     const Block& raw = block(s, b);
@@ -230,11 +235,13 @@ struct TableReader::Impl {
     return value_at(block_bits(s.bits, n, raw.size()), raw.data(), n, i % s.block_positions);
   }
 
-  std::uint16_t distance(Wdl w, unsigned stored) const {
-    return relative ? distance_of(w, stored) : static_cast<std::uint16_t>(stored);
+  // Sets e's field of stream `spec` from its stored value v, that of position i.
+  void set(const StreamSpec& spec, Entry& e, unsigned v, std::uint64_t i) const {
+    if (!spec.set(e, v, relative)) invalid(spec, v, i);
   }
-  std::uint8_t plies_to_mill(RuleWdl r, unsigned stored) const {
-    return relative && !has_plies_to_mill(r) ? 0 : static_cast<std::uint8_t>(stored);
+  [[noreturn]] void invalid(const StreamSpec& spec, unsigned v, std::uint64_t i) const {
+    fail(std::string("invalid ") + spec.name + " " + std::to_string(v) + " stored for position " +
+         std::to_string(i));
   }
 
   void check_range(std::uint64_t begin, std::uint64_t count) const {
@@ -253,12 +260,6 @@ struct TableReader::Impl {
       fail(e.what());
     }
   }
-
-  RuleWdl rule(Wdl w, unsigned flag) const {
-    RuleWdl r;
-    if (!rule_of(w, flag, r)) fail("rule flag set on a draw");
-    return r;
-  }
 };
 
 void TableReader::Impl::open() {
@@ -276,7 +277,7 @@ void TableReader::Impl::parse() {
   try {
     meta = decode_metadata([&](std::uint64_t offset, std::uint8_t* out,
                                std::size_t bytes) { read_at(offset, out, bytes); },
-                           size);
+                           size, stores_barred);
   } catch (const NewerTableVersion& e) {
     throw NewerTableVersion(path.string() + ": " + e.what());
   } catch (const TableError& e) {
@@ -290,6 +291,7 @@ void TableReader::Impl::parse() {
   relative = meta.version >= 2;
   compacted = table_format::compacted(meta.version);
   metadata = std::move(meta.metadata);
+  by_kind.fill(-1);
   for (const StreamDescriptor& d : meta.streams) {
     by_kind[static_cast<int>(d.kind)] = static_cast<int>(streams.size());
     streams.push_back(d);
@@ -316,8 +318,9 @@ const std::filesystem::path& TableReader::path() const {
 }
 
 Wdl TableReader::probe_wdl(std::uint64_t index) const {
-  impl_->check_range(index, 1);
-  return static_cast<Wdl>(impl_->value(TableStream::kWdl, index));
+  const Impl& m = *impl_;
+  m.check_range(index, 1);
+  return static_cast<Wdl>(m.value(m.stream(TableStream::kWdl), index));
 }
 
 RuleWdl TableReader::probe_rule_wdl(std::uint64_t index) const {
@@ -333,80 +336,69 @@ Entry TableReader::probe(std::uint64_t index) const {
   m.check_range(index, 1);
   m.check_full();
   Entry e;
-  e.wdl = static_cast<Wdl>(m.value(TableStream::kWdl, index));
-  // Versions 2 and 3 store nothing a probe needs for a draw's distance or for the plies to
-  // mill of other rule values than win and loss: their blocks are not decoded.
-  if (!m.relative || e.wdl != Wdl::kDraw)
-    e.distance = m.distance(e.wdl, m.value(TableStream::kDistance, index));
-  if (m.header.has_rule_part) {
-    e.rule = m.rule(e.wdl, m.value(TableStream::kRuleFlag, index));
-    if (!m.relative || has_plies_to_mill(e.rule))
-      e.plies_to_mill = m.plies_to_mill(e.rule, m.value(TableStream::kPliesToMill, index));
+  for (const auto& s : m.streams) {
+    const StreamSpec& spec = spec_of(s.kind);
+    // Versions 2 on store nothing a probe needs for the positions a compacted stream leaves
+    // out (a draw's distance, the plies to mill of other rule values than win and loss): their
+    // blocks are not decoded.
+    if (m.relative && !holds_value(spec.compaction, e)) continue;
+    m.set(spec, e, m.value(s, index), index);
   }
   return e;
 }
 
 void TableReader::read(std::uint64_t begin, std::span<Entry> out) const {
-  const Impl& m = *impl_;
+  impl_->check_full();
+  impl_->read_streams(begin, out, false);
+}
+
+void TableReader::read_values(std::uint64_t begin, std::span<Entry> out) const {
+  impl_->read_streams(begin, out, true);
+}
+
+void TableReader::Impl::read_streams(std::uint64_t begin, std::span<Entry> out,
+                                     bool values_only) const {
+  const Impl& m = *this;
   m.check_range(begin, out.size());
-  m.check_full();
   std::fill(out.begin(), out.end(), Entry{});
   const std::uint64_t end = begin + out.size();
-  // Streams come in TableStream order (checked on open): kWdl before the others and kRuleFlag
-  // before kPliesToMill, which need them.
+  // Streams come in TableStream order (checked on open): each after the streams that tell its
+  // positions and whose fields its values need.
   for (const auto& s : m.streams) {
-    const bool compacted = m.compacted && Impl::is_compacted(s.kind);
-    for (std::uint64_t b = begin / s.block_positions; b * s.block_positions < end; ++b) {
-      const std::uint64_t first = b * s.block_positions;
-      const std::size_t from = static_cast<std::size_t>(std::max(begin, first) - first);
-      const std::size_t to =
-          static_cast<std::size_t>(std::min<std::uint64_t>(end - first, m.block_count(s, b)));
-      const std::size_t n = m.block_count(s, b);
-      auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
-      if (compacted) {
-        // The values before `from` and after `to` belong to positions outside `out`, counted
-        // from the value streams; those between, from the entries read so far.
-        std::size_t rank = from ? m.held(s.kind, first, first + from) : 0, count = rank;
-        for (std::size_t j = from; j < to; ++j) count += holds_value(s.kind, at(j));
-        if (to < n) count += m.held(s.kind, first + to, first + n);
-        m.decode(s, b, count, tls.scratch);
-        const std::uint8_t* raw = tls.scratch.data();
-        const bool wide = block_bits(s.bits, count, tls.scratch.size()) == 16;
-        for (std::size_t j = from; j < to; ++j) {
-          Entry& e = at(j);
-          if (!holds_value(s.kind, e)) continue;
-          const unsigned v = wide ? raw[rank] | raw[count + rank] << 8 : raw[rank];
-          ++rank;
-          if (s.kind == TableStream::kDistance)
-            e.distance = distance_of(e.wdl, v);
-          else
-            e.plies_to_mill = static_cast<std::uint8_t>(v);
+    if (values_only && !spec_of(s.kind).value) continue;
+    const Compaction compaction = m.compaction(s.kind);
+    with_spec(s.kind, [&](auto kind) {
+      constexpr const StreamSpec& spec = kStreamSpecs[kind];
+      for (std::uint64_t b = begin / s.block_positions; b * s.block_positions < end; ++b) {
+        const std::uint64_t first = b * s.block_positions;
+        const std::size_t from = static_cast<std::size_t>(std::max(begin, first) - first);
+        const std::size_t to =
+            static_cast<std::size_t>(std::min<std::uint64_t>(end - first, m.block_count(s, b)));
+        const std::size_t n = m.block_count(s, b);
+        auto at = [&](std::size_t j) -> Entry& { return out[first + j - begin]; };
+        const auto set = [&](std::size_t j, unsigned v) {
+          if (!spec.set(at(j), v, m.relative)) m.invalid(spec, v, first + j);
+        };
+        if (compaction != Compaction::kNone) {
+          // The values before `from` and after `to` belong to positions outside `out`, counted
+          // from the value streams; those between, from the entries read so far.
+          std::size_t rank = from ? m.held(compaction, first, first + from) : 0, count = rank;
+          for (std::size_t j = from; j < to; ++j) count += holds_value(compaction, at(j));
+          if (to < n) count += m.held(compaction, first + to, first + n);
+          m.decode(s, b, count, tls.scratch);
+          const std::uint8_t* raw = tls.scratch.data();
+          const bool wide = block_bits(s.bits, count, tls.scratch.size()) == 16;
+          for (std::size_t j = from; j < to; ++j) {
+            if (!holds_value(compaction, at(j))) continue;
+            set(j, wide ? raw[rank] | raw[count + rank] << 8 : raw[rank]);
+            ++rank;
+          }
+          continue;
         }
-        continue;
+        m.decode(s, b, n, tls.scratch);
+        for_values(block_bits(s.bits, n, tls.scratch.size()), tls.scratch.data(), n, from, to, set);
       }
-      m.decode(s, b, n, tls.scratch);
-      const std::uint8_t* raw = tls.scratch.data();
-      const int bits = block_bits(s.bits, n, tls.scratch.size());
-      switch (s.kind) {
-        case TableStream::kWdl:
-          for_values(bits, raw, n, from, to,
-                     [&](std::size_t j, unsigned v) { at(j).wdl = static_cast<Wdl>(v); });
-          break;
-        case TableStream::kRuleFlag:
-          for_values(bits, raw, n, from, to,
-                     [&](std::size_t j, unsigned v) { at(j).rule = m.rule(at(j).wdl, v); });
-          break;
-        case TableStream::kDistance:
-          for_values(bits, raw, n, from, to,
-                     [&](std::size_t j, unsigned v) { at(j).distance = m.distance(at(j).wdl, v); });
-          break;
-        case TableStream::kPliesToMill:
-          for_values(bits, raw, n, from, to, [&](std::size_t j, unsigned v) {
-            at(j).plies_to_mill = m.plies_to_mill(at(j).rule, v);
-          });
-          break;
-      }
-    }
+    });
   }
 }
 

@@ -8,6 +8,7 @@
 #include <span>
 #include <thread>
 
+#include "db/barred_key.h"
 #include "db/durable_file.h"
 #include "db/table.h"
 #include "db/table_format.h"
@@ -44,6 +45,7 @@ struct TableWriter::Impl {
 
   std::filesystem::path final_path;
   TableHeader header;
+  bool barred_expected = false;  // stores_barred() of the header's rules and subspace
   int threads = 1;
   std::vector<Stream> streams;
   std::size_t queued = 0;  // blocks over all streams
@@ -107,7 +109,7 @@ struct TableWriter::Impl {
     };
     std::vector<Job> jobs;
     for (auto& s : streams)
-      for (auto& b : s.queued) jobs.push_back({&b, value_bits(s.index.layout.kind), s.level});
+      for (auto& b : s.queued) jobs.push_back({&b, spec_of(s.index.layout.kind).bits, s.level});
     std::atomic<std::size_t> next = 0;
     auto work = [&] {
       thread_local Encoder encoder;
@@ -143,7 +145,8 @@ struct TableWriter::Impl {
   }
 
   // Pushes value_of(entry) for every entry that `holds` accepts: one stream at a time and a
-  // block's stretch at a time, so that the loop holds no switch and no check but its own.
+  // block's stretch at a time, so that the loop holds no switch and no check but its own (with
+  // with_spec(), the spec's functions are inlined).
   template <typename Holds, typename F>
   void push(Stream& s, std::span<const Entry> entries, Holds holds, F value_of) {
     const std::size_t block = s.index.layout.block_positions;
@@ -180,8 +183,9 @@ TableWriter::TableWriter(const std::filesystem::path& path, const TableHeader& h
   Impl& m = *impl_;
   m.final_path = path;
   m.header = header;
+  m.barred_expected = stores_barred(header.rules, header.subspace);
   try {
-    check_encodable(header);
+    check_encodable(header, m.barred_expected);
   } catch (const TableError& e) {
     m.fail(e.what());
   }
@@ -196,10 +200,8 @@ TableWriter::TableWriter(const std::filesystem::path& path, const TableHeader& h
   m.streams.resize(layouts.size());
   for (std::size_t i = 0; i < layouts.size(); ++i) {
     auto& s = m.streams[i];
-    const TableStream kind = layouts[i].kind;
     s.index.layout = layouts[i];
-    s.level = kind == TableStream::kWdl || kind == TableStream::kRuleFlag ? tuning.value_level
-                                                                          : tuning.distance_level;
+    s.level = spec_of(layouts[i].kind).value ? tuning.value_level : tuning.distance_level;
     s.file = std::make_unique<DurableFile>(
         i == 0 ? path : std::filesystem::path(path.string() + "." + std::to_string(i)));
     s.pending.values.reserve(s.index.layout.block_positions);
@@ -216,38 +218,24 @@ void TableWriter::append(std::span<const Entry> entries) {
     m.fail("more entries than the " + std::to_string(m.header.num_positions) +
            " positions of the header");
   // The rule value is stored as a flag on the pure value, so it must be one that refines it;
-  // distances and plies to mill are stored relative to the values.
+  // distances and plies to mill are stored relative to the values, and a WDL-only table
+  // ignores them.
   for (std::size_t k = 0; k < entries.size(); ++k) {
     const Entry& e = entries[k];
-    if (!storable(e, m.header.has_rule_part))
+    if (!storable(e, m.header.has_rule_part, !m.header.wdl_only))
       m.fail("entry " + std::to_string(m.appended + k) + " cannot be stored: wdl " +
              std::to_string(static_cast<int>(e.wdl)) + ", distance " + std::to_string(e.distance) +
              ", rule " + std::to_string(static_cast<int>(e.rule)) + ", plies to mill " +
              std::to_string(e.plies_to_mill) +
              (m.header.has_rule_part ? "" : " in a table without the rule part"));
   }
-  const auto every = [](const Entry&) { return true; };
   for (auto& s : m.streams) {
-    switch (s.index.layout.kind) {
-      case TableStream::kWdl:
-        m.push(s, entries, every, [](const Entry& e) { return static_cast<unsigned>(e.wdl); });
-        break;
-      case TableStream::kRuleFlag:
-        m.push(s, entries, every, [](const Entry& e) -> unsigned {
-          return e.rule == RuleWdl::kCursedWin || e.rule == RuleWdl::kBlessedLoss;
-        });
-        break;
-      case TableStream::kDistance:
-        m.push(
-            s, entries, [](const Entry& e) { return holds_value(TableStream::kDistance, e); },
-            [](const Entry& e) { return stored_distance(e.distance); });
-        break;
-      case TableStream::kPliesToMill:
-        m.push(
-            s, entries, [](const Entry& e) { return holds_value(TableStream::kPliesToMill, e); },
-            [](const Entry& e) -> unsigned { return e.plies_to_mill; });
-        break;
-    }
+    with_spec(s.index.layout.kind, [&](auto kind) {
+      constexpr const StreamSpec& spec = kStreamSpecs[kind];
+      m.push(
+          s, entries, [](const Entry& e) { return holds_value(spec.compaction, e); },
+          [](const Entry& e) { return spec.stored(e); });
+    });
   }
   m.appended += entries.size();
 }
@@ -283,7 +271,7 @@ void TableWriter::finish() {
   }
   std::vector<StreamBlocks> indexes;
   for (const auto& s : m.streams) indexes.push_back(s.index);
-  const std::vector<std::uint8_t> meta = encode_metadata(m.header, indexes);
+  const std::vector<std::uint8_t> meta = encode_metadata(m.header, m.barred_expected, indexes);
   m.streams[0].file->write_at(0, meta.data(), meta.size());
   m.streams[0].file->commit();
   m.finished = true;

@@ -63,6 +63,15 @@ void expect_same_wdl(const std::string& name, const std::vector<Position>& barre
     EXPECT_THROW(small.probe(0), TableError);
     std::vector<Entry> entries(1);
     EXPECT_THROW(small.read(0, entries), TableError);
+    // read_values(): read()'s value fields, from either table, from a position within a block.
+    const std::uint64_t begin = index.size() / 3;
+    std::vector<Entry> all(index.size() - begin), values(all.size()), small_values(all.size());
+    full.read(begin, all);
+    full.read_values(begin, values);
+    small.read_values(begin, small_values);
+    for (Entry& e : all) e.distance = 0, e.plies_to_mill = 0;
+    EXPECT_EQ(values, all) << s.name();
+    EXPECT_EQ(small_values, all) << s.name();
     // Through the Database too, placing positions with their hands and side to move.
     const Position pos = index.position(index.size() / 2);
     EXPECT_EQ(wdl.probe_wdl(pos), source.probe(pos).wdl) << s.name();

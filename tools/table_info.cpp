@@ -17,10 +17,6 @@ nlohmann::json histogram(const std::vector<std::uint64_t>& h) {
   return j;
 }
 
-// Stream names as in docs/FORMAT.md, for the columns and JSON keys.
-constexpr const char* kStreamKeys[kNumTableStreams] = {"wdl", "rule_flag", "distance",
-                                                       "plies_to_mill"};
-
 }  // namespace
 
 TableInfo table_info(const Database& db, const Subspace& s) {
@@ -72,7 +68,7 @@ nlohmann::json to_json(const TableInfo& t) {
   j["file_bytes"] = t.bytes;
   j["bits_per_position"] = t.bits;
   for (const auto& info : t.table->streams())
-    j["streams"][kStreamKeys[static_cast<int>(info.stream)]] = {
+    j["streams"][stream_key(info.stream)] = {
         {"bytes", info.compressed_bytes},
         {"bits_per_position", t.stream_bits[static_cast<int>(info.stream)]},
         {"block_positions", info.block_positions}};
