@@ -327,8 +327,10 @@ RuleWdl TableReader::probe_rule_wdl(std::uint64_t index) const {
   const Impl& m = *impl_;
   m.check_range(index, 1);
   if (!m.header.has_rule_part) return RuleWdl::kDraw;
-  return m.rule(static_cast<Wdl>(m.value(TableStream::kWdl, index)),
-                m.value(TableStream::kRuleFlag, index));
+  Entry e;
+  for (const TableStream kind : {TableStream::kWdl, TableStream::kRuleFlag})
+    m.set(spec_of(kind), e, m.value(m.stream(kind), index), index);
+  return e.rule;
 }
 
 Entry TableReader::probe(std::uint64_t index) const {
