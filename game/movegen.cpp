@@ -13,7 +13,7 @@ constexpr std::int8_t point8(Point p) {
 }  // namespace
 
 const Board& board_of(const Rules& rules) {
-  return rules.board == BoardKind::kKoti ? Board::koti() : Board::morabaraba();
+  return board_spec(rules.board).board();
 }
 
 MillCandidates::MillCandidates(const Board& board, Bitboard ours, bool placing, bool flying)
