@@ -45,6 +45,7 @@ const std::vector<Preset>& presets() {
         .mill_protection = false,
         .blocked_player_loses = false,
         .board = BoardKind::kKoti}},
+      {{.name = "house-40", .ply_limit = 40}, /*test_only=*/true},
   };
   return table;
 }
