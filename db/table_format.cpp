@@ -267,7 +267,7 @@ void decode_header(const ReadAt& read_at, std::uint64_t size, BarredExpected bar
   Rules& r = header.rules;
   const std::uint8_t* o = p + kOffOptions;
   if (o[3] > 1 || o[4] > 1 || o[5] > 1 || o[6] > 1 || o[7] > 3 || p[kOffPlyLimit + 2] > 1 ||
-      p[kOffPlyLimit + 3] > 2 || p[kOffBoard] > 1)
+      p[kOffPlyLimit + 3] > 2 || std::size_t{p[kOffBoard]} >= board_specs().size())
     fail("corrupt rule options");
   r.board = static_cast<BoardKind>(p[kOffBoard]);
   r.cows_per_player = o[0], r.flying_at = o[1], r.shots_per_double_mill = o[2];

@@ -163,7 +163,7 @@ void validate_bars(const Rules& rules, const Position& pos) {
   for (Color c : {kWhite, kBlack}) {
     const Bar& bar = pos.bars[c];
     if (bar.none()) continue;
-    const std::string field = bar_field(Board::morabaraba(), c, bar);
+    const std::string field = bar_field(board_spec(rules.board).board(), c, bar);
     if (rules.mill_reforming == MillReforming::kAllowed)
       throw ParseError("rules '" + rules.name + "' have no bars, but the position has '" + field +
                        "'");

@@ -13,7 +13,7 @@ constexpr std::int8_t point8(Point p) {
 }  // namespace
 
 const Board& board_of(const Rules& rules) {
-  return rules.board == BoardKind::kKoti ? Board::koti() : Board::morabaraba();
+  return board_spec(rules.board).board();
 }
 
 MillCandidates::MillCandidates(const Board& board, Bitboard ours, bool placing, bool flying)
@@ -115,10 +115,7 @@ Bar Game::bar_after(const Position& pos, const Move& move) const {
   if (rules_.mill_reforming == MillReforming::kAllowed || move.from == kNoPoint ||
       !forms_mill(pos, move))
     return Bar{};
-  Bar broken;
-  broken.lines = board_->mill_lines(pos.mover(), move.from);
-  if (broken.none() || rules_.mill_reforming == MillReforming::kNotSameMillNextMove) return broken;
-  return Bar{0, move.to, move.from};
+  return bar_of_mill(pos.mover(), move.from, move.to);
 }
 
 std::uint32_t Game::barrable_lines(const Position& pos) const {
@@ -147,11 +144,18 @@ Position Game::without_idle_bar(const Position& pos) const {
 
 std::vector<Bar> line_bars_just_set(const Board& board, Bitboard own, Bitboard occupied) {
   std::vector<Bar> bars;
-  for_each_slide_into_a_mill(board, own, occupied, [&](Point from, Point, Bitboard before) {
-    Bar bar;
-    bar.lines = board.mill_lines(before, from);
-    if (!bar.none() && std::find(bars.begin(), bars.end(), bar) == bars.end()) bars.push_back(bar);
-  });
+  // A cow slid from an empty point to a neighbour where it now stands in a mill, which the slide
+  // formed.
+  const Bitboard in_mills = board.in_mills(own);
+  for (Bitboard empty = board.all_points() & ~occupied; empty; empty &= empty - 1) {
+    const Point from = std::countr_zero(empty);
+    for (Bitboard tos = board.neighbours(from) & in_mills; tos; tos &= tos - 1) {
+      Bar bar;
+      bar.lines = board.mill_lines((own & ~bit(std::countr_zero(tos))) | bit(from), from);
+      if (!bar.none() && std::find(bars.begin(), bars.end(), bar) == bars.end())
+        bars.push_back(bar);
+    }
+  }
   return bars;
 }
 

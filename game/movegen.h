@@ -130,6 +130,17 @@ class Game {
   // The bar that `move` from `pos` sets for its player's next turn (none unless it moved a cow
   // out of a mill into a new one under a history preset).
   Bar bar_after(const Position& pos, const Move& move) const;
+  // Unmove generation, the inverse of for_each_ply() for the plies that stay in a subspace of
+  // the moving phase. For `pos` in the moving phase, calls f(from, to, before) for every ply
+  // that leads to `pos` from a position P whose side to move (the opponent of pos's) has no
+  // bar, and that shoots nothing: a slide or flight from `from` to `to` that forms no mill, or
+  // forms one whose shot the rules let P's player decline; or a pass, f(kNoPoint, kNoPoint,
+  // before). P is `pos` with the other side to move, that side's cows `before` and no bar on
+  // it; the ply's bar_after() is the bar of pos's waiting side, so a `pos` whose waiting side
+  // has a bar is reached only by the mill that set it. Each P once; the no-mill count is not
+  // reconstructed. The solver reaches the predecessors that had a bar by their forward moves.
+  template <typename F>
+  void for_each_unmove(const Position& pos, F&& f) const;
   // mssa-1: the lines that, barred for the side to move, would forbid one of its moves of this
   // turn (two of its cows, the third point empty and one more of its cows able to get there).
   std::uint32_t barrable_lines(const Position& pos) const;
@@ -172,27 +183,21 @@ class Game {
   // 1 when the bar of the side to move forbids a move that forms no mill (house-003's move
   // straight back), else 0.
   int barred_quiet_moves(const Position& pos) const;
+  // The bar set by moving a cow of `before` from `from` to `to`, where that forms a mill.
+  Bar bar_of_mill(Bitboard before, Point from, Point to) const {
+    if (rules_.mill_reforming == MillReforming::kAllowed) return Bar{};
+    Bar broken;
+    broken.lines = board_->mill_lines(before, from);
+    if (broken.none() || rules_.mill_reforming == MillReforming::kNotSameMillNextMove)
+      return broken;
+    return Bar{0, static_cast<std::int8_t>(to), static_cast<std::int8_t>(from)};
+  }
 
   Rules rules_;
   const Board* board_;
 };
 
 std::uint64_t perft(const Game& game, const Position& pos, int depth);
-
-// The slides that could have been the last turn of the player of `own`: a cow moved from an
-// empty point (outside `occupied`) to a neighbour where it now stands in a mill of `own`, which
-// the slide formed. Calls f(from, to, before), `before` that player's cows before the slide.
-template <class F>
-void for_each_slide_into_a_mill(const Board& board, Bitboard own, Bitboard occupied, F&& f) {
-  const Bitboard in_mills = board.in_mills(own);
-  for (Bitboard empty = board.all_points() & ~occupied; empty; empty &= empty - 1) {
-    const Point from = std::countr_zero(empty);
-    for (Bitboard tos = board.neighbours(from) & in_mills; tos; tos &= tos - 1) {
-      const Point to = std::countr_zero(tos);
-      f(from, to, (own & ~bit(to)) | bit(from));
-    }
-  }
-}
 
 // mssa-1: the bars (barred lines) that the turn just played by the player of `own` could have
 // set: a cow slid from an empty point out of one or two mills into a new one. Each bar once,
@@ -299,6 +304,35 @@ int Game::for_each_mill_ply(const Position& pos, const MillCandidates& candidate
     for_each_mill_shot(pos, c.from, c.to, c.mills, first_targets, f);
   }
   return plies - mill_moves - (bar.none() ? 0 : barred_quiet_moves(pos));
+}
+
+template <typename F>
+void Game::for_each_unmove(const Position& pos, F&& f) const {
+  const Color them = opposite(pos.side_to_move);  // the player whose ply led to `pos`
+  const Bitboard theirs = pos.cows[them];
+  const Bitboard empty = board_->all_points() & ~pos.occupied();
+  const Bar& bar = pos.bars[them];
+  // A ply that formed a mill left its cow in one; where the shot is mandatory, it shot.
+  const Bitboard formed = board_->in_mills(theirs);
+  const Bitboard moved = rules_.shot_mandatory ? theirs & ~formed : theirs;
+  const bool flew = flies(pos, them);  // a ply that shoots nothing keeps the number of cows
+  for (Bitboard tos = moved; tos; tos &= tos - 1) {
+    const Point to = std::countr_zero(tos);
+    const bool mill = formed & bit(to);
+    if (!mill && !bar.none()) continue;  // only a mill sets a bar
+    const Bitboard rest = theirs & ~bit(to);
+    for (Bitboard froms = flew ? empty : board_->neighbours(to) & empty; froms;
+         froms &= froms - 1) {
+      const Point from = std::countr_zero(froms);
+      const Bitboard before = rest | bit(from);
+      if (mill && bar_of_mill(before, from, to) != bar) continue;
+      f(from, to, before);
+    }
+  }
+  if (!bar.none()) return;
+  Position blocked = pos;
+  blocked.side_to_move = them;
+  if (passes(blocked)) f(Point{kNoPoint}, Point{kNoPoint}, theirs);
 }
 
 }  // namespace mora

@@ -6,52 +6,12 @@
 #include <sstream>
 
 #include "game/bar_text.h"
+#include "game/boards.h"
 #include "game/movegen.h"
 #include "game/text.h"
 
 namespace mora {
 namespace {
-
-// The board of docs/RULES.md with a '*' where each point is drawn, ranks on the left and files
-// below. The points are listed in the order their '*' appear (reading order).
-constexpr std::string_view kDiagram =
-    "7  * ----------- * ----------- *\n"
-    "   | \\           |           / |\n"
-    "6  |   * ------- * ------- *   |\n"
-    "   |   | \\       |       / |   |\n"
-    "5  |   |   * --- * --- *   |   |\n"
-    "   |   |   |           |   |   |\n"
-    "4  * - * - *           * - * - *\n"
-    "   |   |   |           |   |   |\n"
-    "3  |   |   * --- * --- *   |   |\n"
-    "   |   | /       |       \\ |   |\n"
-    "2  |   * ------- * ------- *   |\n"
-    "   | /           |           \\ |\n"
-    "1  * ----------- * ----------- *\n"
-    "   a   b   c     d     e   f   g\n";
-constexpr std::array<std::string_view, 24> kDiagramPoints = {
-    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
-    "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"};
-
-// The Koti board of docs/RULES.md: the centre joined along column d and rank 4, half diagonals.
-constexpr std::string_view kKotiDiagram =
-    "7  * ----------- * ----------- *\n"
-    "   | \\           |           / |\n"
-    "6  |   * ------- * ------- *   |\n"
-    "   |   |         |         |   |\n"
-    "5  |   |   * --- * --- *   |   |\n"
-    "   |   |   |     |     |   |   |\n"
-    "4  * - * - * --- * --- * - * - *\n"
-    "   |   |   |     |     |   |   |\n"
-    "3  |   |   * --- * --- *   |   |\n"
-    "   |   |         |         |   |\n"
-    "2  |   * ------- * ------- *   |\n"
-    "   | /           |           \\ |\n"
-    "1  * ----------- * ----------- *\n"
-    "   a   b   c     d     e   f   g\n";
-constexpr std::array<std::string_view, 25> kKotiDiagramPoints = {
-    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "d4",
-    "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"};
 
 // The board field of a position string: the points in storage order, eight to a part.
 constexpr std::array<const char*, 4> kPartNames = {"outer", "middle", "inner", "centre"};
@@ -153,10 +113,9 @@ Position parse_fields(std::string_view text, int cows_per_player, const Board& b
     std::string why = std::string("the board field has 3 rings ") +
                       (expected == 4 ? "and the centre " : "") + "separated by '/' (" +
                       part_layout(board) + "), got " + std::to_string(parts.size()) + " parts";
-    if (expected == 4 && parts.size() == 3)
-      why += ": a position of the 24-point board, which has no centre";
-    if (expected == 3 && parts.size() == 4)
-      why += ": a fourth part, the centre, is only on the 25-point Koti board (rules koti)";
+    for (const BoardSpec& other : board_specs())
+      if (num_parts(other.board()) == static_cast<int>(parts.size()))
+        why += ": " + std::string(other.field_of_this_board);
     throw ParseError(why);
   }
   Position pos;
@@ -240,11 +199,10 @@ void validate_position(const Position& pos, int cows_per_player, const Board& bo
 }
 
 std::string diagram(const Board& board, const Position& pos) {
-  const bool koti = board.num_points() == static_cast<int>(kKotiDiagramPoints.size());
-  std::string out(koti ? kKotiDiagram : kDiagram);
+  const BoardSpec& spec = board_spec(board);
+  std::string out(spec.diagram);
   std::size_t at = 0;
-  for (std::string_view name :
-       koti ? std::span<const std::string_view>(kKotiDiagramPoints) : kDiagramPoints) {
+  for (std::string_view name : spec.diagram_points) {
     at = out.find('*', at);
     const Bitboard b = bit(*board.find_point(name));
     out[at] = (pos.cows[kWhite] & b) ? 'W' : (pos.cows[kBlack] & b) ? 'B' : '.';

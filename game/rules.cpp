@@ -5,51 +5,56 @@
 
 namespace mora {
 
+namespace {
+
+// One row per preset: the options that differ from Rules' defaults (the traditional rules of
+// the morabaraba preset), in the order of their declaration in game/rules.h.
+struct Preset {
+  Rules rules;
+  bool test_only = false;  // solved and probed by the tests, not offered by --rules
+};
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> table = {
+      {{.name = "morabaraba"}},
+      {{.name = "malom", .ply_limit = 0}},
+      {{.name = "msa-tournament",
+        .flying_at = 0,
+        .shots_per_double_mill = 2,
+        .full_board_draw = false,
+        .ply_limit = 20,
+        .ply_limit_scope = PlyLimitScope::kMovingPhase,
+        .repetition_draw = true}},
+      {{.name = "online",
+        .shots_per_double_mill = 2,
+        .full_board_draw = false,
+        .ply_limit = 50,
+        .repetition_draw = true}},
+      {{.name = "mssa-1",
+        .shot_mandatory = false,
+        .full_board_draw = false,
+        .ply_limit = 10,
+        .ply_limit_scope = PlyLimitScope::kBothAtThree,
+        .mill_reforming = MillReforming::kNotSameMillNextMove}},
+      {{.name = "house-003",
+        .full_board_draw = false,
+        .ply_limit = 10,
+        .ply_limit_scope = PlyLimitScope::kEitherAtThree,
+        .mill_reforming = MillReforming::kNoMoveStraightBack}},
+      {{.name = "koti",
+        .mill_protection = false,
+        .blocked_player_loses = false,
+        .board = BoardKind::kKoti}},
+      {{.name = "house-40", .ply_limit = 40}, /*test_only=*/true},
+  };
+  return table;
+}
+
+}  // namespace
+
 Rules Rules::preset(std::string_view name) {
-  Rules r;
-  r.name = std::string(name);
-  if (name == "morabaraba") return r;
-  if (name == "malom") {
-    r.ply_limit = 0;
-    return r;
-  }
-  if (name == "msa-tournament") {
-    r.flying_at = 0;
-    r.shots_per_double_mill = 2;
-    r.full_board_draw = false;
-    r.ply_limit = 20;
-    r.ply_limit_scope = PlyLimitScope::kMovingPhase;
-    r.repetition_draw = true;
-    return r;
-  }
-  if (name == "online") {
-    r.shots_per_double_mill = 2;
-    r.full_board_draw = false;
-    r.ply_limit = 50;
-    r.repetition_draw = true;
-    return r;
-  }
-  if (name == "mssa-1") {
-    r.shot_mandatory = false;
-    r.full_board_draw = false;
-    r.ply_limit = 10;
-    r.ply_limit_scope = PlyLimitScope::kBothAtThree;
-    r.mill_reforming = MillReforming::kNotSameMillNextMove;
-    return r;
-  }
-  if (name == "house-003") {
-    r.full_board_draw = false;
-    r.ply_limit = 10;
-    r.ply_limit_scope = PlyLimitScope::kEitherAtThree;
-    r.mill_reforming = MillReforming::kNoMoveStraightBack;
-    return r;
-  }
-  if (name == "koti") {
-    r.mill_protection = false;
-    r.blocked_player_loses = false;
-    r.board = BoardKind::kKoti;
-    return r;
-  }
+  for (const Preset& p : presets())
+    if (p.rules.name == name) return p.rules;
   std::string known;
   for (const auto& n : preset_names()) known += (known.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown rule preset '" + std::string(name) +
@@ -57,8 +62,12 @@ Rules Rules::preset(std::string_view name) {
 }
 
 const std::vector<std::string>& Rules::preset_names() {
-  static const std::vector<std::string> names = {
-      "morabaraba", "malom", "msa-tournament", "online", "mssa-1", "house-003", "koti"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const Preset& p : presets())
+      if (!p.test_only) out.push_back(p.rules.name);
+    return out;
+  }();
   return names;
 }
 
@@ -93,8 +102,7 @@ std::string Rules::describe(bool with_herd) const {
                                                "no move straight back"};
   std::ostringstream out;
   out << "rules: " << name << '\n'
-      << "  board: "
-      << (board == BoardKind::kKoti ? "Koti, 25 points with the centre" : "24 points") << '\n'
+      << "  board: " << board_spec(board).description << '\n'
       << (with_herd ? "  cows per player: " + std::to_string(cows_per_player) + '\n' : "")
       << "  flying: " << (flying_at ? "at " + std::to_string(flying_at) + " cows" : "never") << '\n'
       << "  shots for a double mill: " << shots_per_double_mill << '\n'

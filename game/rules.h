@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "game/boards.h"
+
 namespace mora {
 
 // Which plies advance the no-mill counter of the ply-limit draw rule.
@@ -26,12 +28,6 @@ enum class MillReforming : std::uint8_t {
   kNoMoveStraightBack,   // house-003: a cow moved from one mill to another may not move back
 };
 
-// The board a rule set is played on; the numbers are stored in table headers.
-enum class BoardKind : std::uint8_t {
-  kTraditional = 0,  // 24 points with the diagonals
-  kKoti = 1,         // Lesotho's 25 points with the centre (docs/RULES.md, "The Koti board")
-};
-
 struct Rules {
   std::string name = "morabaraba";
   int cows_per_player = 12;
@@ -49,9 +45,11 @@ struct Rules {
 
   bool operator==(const Rules&) const = default;
 
-  // Presets by name: morabaraba, malom, msa-tournament, online, mssa-1, house-003, koti.
-  // Throws std::invalid_argument naming the known presets for any other name.
+  // The presets by name, the rows of one table in game/rules.cpp (docs/RULES.md, "The
+  // presets"). Throws std::invalid_argument naming the known presets for any other name.
   static Rules preset(std::string_view name);
+  // The names of the presets in table order, for --help and errors; without the rows kept for
+  // the tests, which preset() finds all the same.
   static const std::vector<std::string>& preset_names();
 
   bool needs_history() const { return mill_reforming != MillReforming::kAllowed; }

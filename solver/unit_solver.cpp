@@ -408,15 +408,11 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   Side& side = sides_[s];
   const int t = partner(s);
   const Side& prev = sides_[t];
-  const Rules& rules = game_.rules();
-  const Board& board = game_.board();
   const std::uint64_t layer_bit = std::uint64_t{1} << (d % 64);
   std::atomic<std::uint64_t> decided{0};
   const std::uint64_t chunks = (side.index.size() + kChunk - 1) / kChunk;
   std::atomic<std::uint64_t> next_chunk{0};
   updates_.reset(prev.index.size(), omp_get_max_threads());
-  // mssa-1: a declined mill that broke a mill went to a barred node, not to this position.
-  const bool bar_setting_declined = has_barred_;
   // Finds the updates of one chunk of the layer's positions.
   auto gather = [&](int thread, std::uint64_t begin, std::uint64_t end) {
     CowSets pred_positions[kMaxPredecessors];
@@ -429,29 +425,14 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         if (!decided_at(st, d)) continue;
         ++local;
         if (d + 1 > cap) continue;
-        // Unmoves: the side that just moved is `other`; it moved a cow to `to` from `from`
-        // without forming a mill, or forming one and declining its shot where the rules allow.
         Bitboard mover, other;
         side.index.unindex(i, mover, other);
-        const Bitboard empty = board.all_points() & ~(mover | other);
-        const bool flew = rules.flying_at != 0 && std::popcount(other) == rules.flying_at;
-        const Bitboard formed = board.in_mills(other);
-        const Bitboard moved = rules.shot_mandatory ? other & ~formed : other;
+        // The predecessors in the partner side. A main position has no bars, so a declined mill
+        // that set one (mssa-1) leads to a barred node instead, whose edges are the barred part's.
         int n = 0;
-        for (Bitboard tos = moved; tos; tos &= tos - 1) {
-          const Point to = std::countr_zero(tos);
-          const Bitboard rest = other & ~bit(to);
-          const bool check_bar = bar_setting_declined && (formed & bit(to));
-          for (Bitboard froms = flew ? empty : board.neighbours(to) & empty; froms;
-               froms &= froms - 1) {
-            const Point from = std::countr_zero(froms);
-            if (check_bar && board.forms_mill(rest | bit(from), from)) continue;
-            pred_positions[n++] = {rest | bit(from), mover};
-          }
-        }
-        // Or `other` was blocked and passed (a position with the same cows).
-        if (!rules.blocked_player_loses && game_.passes(moving_position(other, mover)))
-          pred_positions[n++] = {other, mover};
+        game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
+          pred_positions[n++] = {before, mover};
+        });
         prev.index.index(std::span(pred_positions, n), preds);
         const unsigned code = state::tag(st) == state::kLoss
                                   ? UpdateBuckets::kWin

@@ -154,7 +154,6 @@ void UnitSolver::apply_barred_updates(Part part, int s, int d) {
 
 std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
   std::uint64_t decided = 0;
-  const Board& board = game_.board();
   for (int s = 0; s < num_sides(); ++s) {
     Side& side = sides_[s];
     const int t = partner(s);
@@ -172,24 +171,16 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
           refute_barred(part, t, side.barred_preds[j], d);
       }
       // A node whose only bar was just set is also reached from main positions, by the mill
-      // that set it with its shot declined: the other side's cow on a mill point next to the
-      // empty point it left.
-      const BarredKey& key = side.barred[k].key;
-      if (key.mover_lines) continue;
-      const Position pos = BarredKeys::position(side.index, key);
-      const Bitboard theirs = pos.mover();
-      for_each_slide_into_a_mill(
-          board, pos.other(), pos.occupied(), [&](Point a, Point b, Bitboard before) {
-            Position pred;
-            pred.cows = {before, theirs};
-            const Move slide{static_cast<std::int8_t>(a), static_cast<std::int8_t>(b)};
-            if (game_.bar_after(pred, slide).lines != key.other_lines) return;
-            const std::uint64_t i = prev_index.index(before, theirs);
-            if (lost)
-              win_predecessor(t, i, d);
-            else
-              refute_predecessor(part, t, i, d, side.barred[k].orbit);
-          });
+      // that set it with its shot declined.
+      if (side.barred[k].key.mover_lines) continue;
+      const Position pos = BarredKeys::position(side.index, side.barred[k].key);
+      game_.for_each_unmove(pos, [&](Point, Point, Bitboard before) {
+        const std::uint64_t i = prev_index.index(before, pos.mover());
+        if (lost)
+          win_predecessor(t, i, d);
+        else
+          refute_predecessor(part, t, i, d, side.barred[k].orbit);
+      });
     }
   }
   return decided;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -101,6 +102,86 @@ TEST_P(MoveGenAgainstReference, MillPliesAndQuietCountAsInForEachPly) {
     ASSERT_EQ(counted, quiet) << to_string(pos, game.board());
     ASSERT_EQ(mills, expected_mills) << to_string(pos, game.board());
   });
+}
+
+// for_each_unmove against forward generation, both ways: every unmove's ply is legal in its
+// predecessor and leads back, and every ply that shoots nothing, from a position whose side to
+// move has no bar, is found once among its successor's unmoves.
+struct UnmoveCheck {
+  const Game& game;
+  int positions = 0, unmoves = 0, flights = 0, declined = 0, passes = 0, into_bars = 0;
+
+  void operator()(const Position& visited) {
+    if (visited.placing()) return;
+    ++positions;
+    Position pos = visited;
+    pos.plies_since_mill = 0;  // not reconstructed
+    const Color them = opposite(pos.side_to_move);
+    std::vector<Bitboard> befores;
+    game.for_each_unmove(pos, [&](Point from, Point to, Bitboard before) {
+      Position pred = pos;
+      pred.side_to_move = them;
+      pred.cows[them] = before;
+      pred.bars[them] = Bar{};
+      Move m{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to)};
+      m.shot_declined = game.forms_mill(pred, m);
+      MoveList list;
+      game.generate(pred, list);
+      ASSERT_NE(std::find(list.begin(), list.end(), m), list.end())
+          << to_string(pred, game.board()) << ' ' << to_string(game.board(), m);
+      Position back = game.make(pred, m);
+      back.plies_since_mill = 0;
+      ASSERT_EQ(back, pos) << to_string(pred, game.board()) << ' ' << to_string(game.board(), m);
+      befores.push_back(before);
+      ++unmoves;
+      flights += game.flies(pred, them);
+      declined += m.shot_declined;
+      passes += m.is_pass();
+      into_bars += !pos.bars[them].none();
+    });
+    std::sort(befores.begin(), befores.end());
+    ASSERT_EQ(std::adjacent_find(befores.begin(), befores.end()), befores.end())
+        << "a predecessor twice: " << to_string(pos, game.board());
+
+    Position unbarred = pos;
+    unbarred.bars[pos.side_to_move] = Bar{};
+    MoveList list;
+    game.generate(unbarred, list);
+    for (const Move& m : list) {
+      if (m.num_shots() > 0) continue;
+      int found = 0;
+      game.for_each_unmove(game.make(unbarred, m), [&](Point from, Point to, Bitboard before) {
+        found += from == m.from && to == m.to && before == unbarred.mover();
+      });
+      ASSERT_EQ(found, 1) << to_string(unbarred, game.board()) << ' ' << to_string(game.board(), m);
+    }
+  }
+};
+
+TEST_P(MoveGenAgainstReference, UnmovesAreTheQuietPliesBackwards) {
+  const Game game(Rules::preset(GetParam()));
+  UnmoveCheck check{game};
+  random_playouts(game, 80, 31, std::ref(check));
+  // The playouts must reach the unmoves each preset has.
+  EXPECT_GT(check.positions, 1000);
+  EXPECT_GT(check.unmoves, 10000);
+  if (game.rules().flying_at) {
+    EXPECT_GT(check.flights, 100);
+  }
+  if (!game.rules().shot_mandatory) {
+    EXPECT_GT(check.declined, 0);
+    EXPECT_GT(check.into_bars, 0);
+  }
+}
+
+// Random playouts on the Koti board seldom block a player: the pass, where Black is blocked
+// (points off the centre have the same bits on both boards).
+TEST(MoveGen, KotiPassIsAnUnmove) {
+  const Game game(Rules::preset("koti"));
+  UnmoveCheck check{game};
+  for (const Color side : {kWhite, kBlack})
+    check(ref::position_from_names("d7 a4 b6 g4 f6 d1 b2 f2", "a7 g7 a1 g1", side));
+  EXPECT_EQ(check.passes, 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, MoveGenAgainstReference,

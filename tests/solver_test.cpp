@@ -2,6 +2,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -229,6 +230,31 @@ TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
     ASSERT_NE(it, entries.end());
     it->distance += 2;
   });
+}
+
+// A preset added by one row of the preset table (game/rules.cpp), kept for the tests: the house
+// rules with a 40-ply limit, solved and probed as any preset is.
+struct House40 {
+  static constexpr const char* kName = "house40";
+  static constexpr const char* kRules = "house-40";
+  static constexpr Subspace kUnit{4, 3, 0, 0};
+};
+using SolvedHouse40 = Solved<House40>;
+
+TEST_F(SolvedHouse40, SolvesAndProbesUnderItsPlyLimit) {
+  const Database db({*folder_});
+  EXPECT_EQ(db.table({4, 3, 0, 0})->header().rules, Rules::preset("house-40"));
+  EXPECT_EQ(db.game().rules().ply_limit, 40);
+  const auto& listed = Rules::preset_names();
+  EXPECT_EQ(std::find(listed.begin(), listed.end(), "house-40"), listed.end());
+  expect_simple_solver_agrees(db, {{{3, 3}}, {{4, 3}, {3, 4}}});
+  // A loss in 2 (SolvedSmall.HandCheckedPositions) needs two plies of budget: at count 39 of 40
+  // it is drawn by the rule, where the house rules' 60 plies leave it lost.
+  const ProbeResult r = db.probe(parse_position(".....BBB/.W.W..../......W. w 0 0 39"));
+  EXPECT_EQ(r.wdl, Wdl::kLoss);
+  EXPECT_EQ(r.distance, 2);
+  EXPECT_EQ(r.rule, RuleWdl::kBlessedLoss);
+  EXPECT_EQ(db.probe(parse_position(".....BBB/.W.W..../......W. w 0 0 38")).rule, RuleWdl::kLoss);
 }
 
 // The Koti board: 4v4 is the smallest unit where a side can be walled in (three cows fly, and
