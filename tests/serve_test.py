@@ -826,8 +826,13 @@ class StopTest(unittest.TestCase):
         status, log = server.stop(timeout=4)
         self.assertEqual(status, 0)
         self.assertEqual(log[-1], "stopped")
+        # Closed either way: an end of stream, or a reset where the server closed a
+        # connection before reading what it was sent or before accepting it.
         for sock in sockets:
-            self.assertEqual(sock.recv(4096), b"")
+            try:
+                self.assertEqual(sock.recv(4096), b"")
+            except ConnectionResetError:
+                pass
             sock.close()
 
     def test_signal_as_soon_as_announced(self):
