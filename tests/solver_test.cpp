@@ -65,12 +65,20 @@ std::vector<Entry> read_all(const TableReader& t) {
   return out;
 }
 
-// A folder solved once for a suite of tests: Spec gives its name, preset and target unit.
-template <typename Spec>
+// A string literal as a template argument, so that a suite's folder and preset are named in
+// its type.
+template <std::size_t N>
+struct Literal {
+  constexpr Literal(const char (&text)[N]) { std::copy_n(text, N, chars); }
+  char chars[N];
+};
+
+// A folder solved once for a suite of tests: its name, the preset and the target unit.
+template <Literal kName, Literal kRules, Subspace kUnit>
 class Solved : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    folder_ = new fs::path(solve_into(Spec::kName, Rules::preset(Spec::kRules), {Spec::kUnit}));
+    folder_ = new fs::path(solve_into(kName.chars, Rules::preset(kRules.chars), {kUnit}));
   }
   static void TearDownTestSuite() {
     fs::remove_all(*folder_);
@@ -78,15 +86,10 @@ class Solved : public ::testing::Test {
   }
   static fs::path* folder_;
 };
-template <typename Spec>
-fs::path* Solved<Spec>::folder_ = nullptr;
+template <Literal kName, Literal kRules, Subspace kUnit>
+fs::path* Solved<kName, kRules, kUnit>::folder_ = nullptr;
 
-struct Small {
-  static constexpr const char* kName = "small";
-  static constexpr const char* kRules = "morabaraba";
-  static constexpr Subspace kUnit{4, 3, 0, 0};
-};
-using SolvedSmall = Solved<Small>;
+using SolvedSmall = Solved<"small", "morabaraba", Subspace{4, 3, 0, 0}>;
 
 // Published (Gévay and Danner, the Malom solution, whose rules are the `malom` preset): 3v3
 // has 2,240,880 wins, no draws and 451,040 losses; the longest win takes 15 plies, the
@@ -234,12 +237,7 @@ TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
 
 // A preset added by one row of the preset table (game/rules.cpp), kept for the tests: the house
 // rules with a 40-ply limit, solved and probed as any preset is.
-struct House40 {
-  static constexpr const char* kName = "house40";
-  static constexpr const char* kRules = "house-40";
-  static constexpr Subspace kUnit{3, 3, 0, 0};
-};
-using SolvedHouse40 = Solved<House40>;
+using SolvedHouse40 = Solved<"house40", "house-40", Subspace{3, 3, 0, 0}>;
 
 TEST_F(SolvedHouse40, SolvesAndProbesUnderItsPlyLimit) {
   const Database db({*folder_});
@@ -259,12 +257,7 @@ TEST_F(SolvedHouse40, SolvesAndProbesUnderItsPlyLimit) {
 
 // The Koti board: 4v4 is the smallest unit where a side can be walled in (three cows fly, and
 // four need four to block them), so it is solved with what its mills reach.
-struct Koti {
-  static constexpr const char* kName = "koti";
-  static constexpr const char* kRules = "koti";
-  static constexpr Subspace kUnit{4, 4, 0, 0};
-};
-using SolvedKoti = Solved<Koti>;
+using SolvedKoti = Solved<"koti", "koti", Subspace{4, 4, 0, 0}>;
 
 TEST_F(SolvedKoti, AgreesWithTheSimpleSolverOnThreeVersusThree) {
   expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
@@ -328,12 +321,7 @@ TEST_F(SolvedKoti, BlockedPositionsPass) {
 // point pass through two neighbours). So the first barred positions are in 3v5, after 5v4's
 // bar-setting mills; 5v3 holds what they lead to, and probes derive them. 3v3, 4v3 and 5v3
 // count towards the ply limit (a side at three).
-struct House003 {
-  static constexpr const char* kName = "house003";
-  static constexpr const char* kRules = "house-003";
-  static constexpr Subspace kUnit{5, 3, 0, 0};
-};
-using SolvedHouse003 = Solved<House003>;
+using SolvedHouse003 = Solved<"house003", "house-003", Subspace{5, 3, 0, 0}>;
 
 // The simple solver's history model collects barred positions by forward generation: minutes
 // even for 3v3, so out of CI with the 4v3 cross-check.
@@ -459,12 +447,7 @@ TEST_F(SolvedHouse003, VerifierPassesAndCatchesAnAlteredValue) {
 // bar-setting mills are scored by the solver from derived barred positions. Every stored value
 // is recomputed by the verifier, and every barred position 5v4 reaches is derived as plain
 // minimax says.
-struct HistoryValuesHouse003 {
-  static constexpr const char* kName = "house003_54";
-  static constexpr const char* kRules = "house-003";
-  static constexpr Subspace kUnit{5, 4, 0, 0};
-};
-using SolvedHouse003FiveVersusFour = Solved<HistoryValuesHouse003>;
+using SolvedHouse003FiveVersusFour = Solved<"house003_54", "house-003", Subspace{5, 4, 0, 0}>;
 
 TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesVerifierPasses) {
   const Database db({*folder_});
@@ -515,12 +498,7 @@ TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesBarsChangeOnlyFiveVersusFour) 
 // mssa-1 up to 4v4: the shot may be declined (a ply that stays in the unit and does not
 // restart the count), and no bar arises below five cows a side. The ply limit counts only in
 // 3v3 (both at three).
-struct Mssa1 {
-  static constexpr const char* kName = "mssa1";
-  static constexpr const char* kRules = "mssa-1";
-  static constexpr Subspace kUnit{4, 4, 0, 0};
-};
-using SolvedMssa1 = Solved<Mssa1>;
+using SolvedMssa1 = Solved<"mssa1", "mssa-1", Subspace{4, 4, 0, 0}>;
 
 TEST_F(SolvedMssa1, HistoryValuesAgreeWithTheSimpleSolverOnThreeVersusThree) {
   expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
@@ -602,12 +580,7 @@ TEST_F(SolvedMssa1, HistoryValuesDeclinedShotChanges) {
 // mssa-1 up to 5v4, out of CI (minutes): 5v3, 3v5, 5v4 and 4v5 store barred nodes beside their
 // positions (docs/HISTORY.md). Every stored value, barred ones included, is recomputed by the
 // verifier.
-struct HistoryValuesMssa1 {
-  static constexpr const char* kName = "mssa1_54";
-  static constexpr const char* kRules = "mssa-1";
-  static constexpr Subspace kUnit{5, 4, 0, 0};
-};
-using SolvedMssa1FiveVersusFour = Solved<HistoryValuesMssa1>;
+using SolvedMssa1FiveVersusFour = Solved<"mssa1_54", "mssa-1", Subspace{5, 4, 0, 0}>;
 
 TEST_F(SolvedMssa1FiveVersusFour, HistoryValuesVerifierPasses) {
   const Database db({*folder_});
