@@ -67,18 +67,6 @@ void Game::generate(const Position& pos, MoveList& list) const {
   if (list.empty() && passes(pos)) list.push_back(Move{});
 }
 
-bool Game::passes(const Position& pos) const {
-  const Color us = pos.side_to_move;
-  // A player down to two cows has lost, and a full board ends the game, rather than block.
-  const Bitboard empty = board_->all_points() & ~pos.occupied();
-  if (rules_.blocked_player_loses || pos.total(us) <= 2 || !empty || pos.in_hand[us] > 0 ||
-      flies(pos, us))
-    return false;
-  for (Bitboard cows = pos.mover(); cows; cows &= cows - 1)
-    if (board_->neighbours(std::countr_zero(cows)) & empty) return false;
-  return true;
-}
-
 bool Game::forms_mill(const Position& pos, const Move& move) const {
   if (move.is_pass()) return false;
   const Bitboard ours = pos.mover();

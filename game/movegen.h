@@ -306,6 +306,19 @@ int Game::for_each_mill_ply(const Position& pos, const MillCandidates& candidate
   return plies - mill_moves - (bar.none() ? 0 : barred_quiet_moves(pos));
 }
 
+// Inline: the solver's unmove loop asks it of every position.
+inline bool Game::passes(const Position& pos) const {
+  const Color us = pos.side_to_move;
+  // A player down to two cows has lost, and a full board ends the game, rather than block.
+  const Bitboard empty = board_->all_points() & ~pos.occupied();
+  if (rules_.blocked_player_loses || pos.total(us) <= 2 || !empty || pos.in_hand[us] > 0 ||
+      flies(pos, us))
+    return false;
+  for (Bitboard cows = pos.mover(); cows; cows &= cows - 1)
+    if (board_->neighbours(std::countr_zero(cows)) & empty) return false;
+  return true;
+}
+
 template <typename F>
 void Game::for_each_unmove(const Position& pos, F&& f) const {
   const Color them = opposite(pos.side_to_move);  // the player whose ply led to `pos`
