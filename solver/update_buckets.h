@@ -42,7 +42,9 @@ class UpdateBuckets {
  private:
   static constexpr int kCodeBits = 5;
   static constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kBucketBits) - 1;
-  struct Thread {
+  // A cache line each: add() writes `count` for every update, and two threads' counts on one
+  // line made every add of both threads wait for the line.
+  struct alignas(64) Thread {
     std::vector<std::vector<std::uint32_t>> buckets;
     std::uint64_t count = 0;
   };
