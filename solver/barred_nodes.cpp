@@ -20,18 +20,12 @@ std::vector<BarredNode> enumerate_barred(const Game& game, const SubspaceIndex& 
       const Position pos = index.position(i);
       const Bitboard mover = pos.mover(), other = pos.other();
       own.resize(1);
-      const std::uint32_t barrable =
-          std::popcount(mover) >= fewest_cows_with_bar(game.rules()) ? game.barrable_lines(pos) : 0;
-      for (std::uint32_t a = barrable; a; a &= a - 1) {
-        const std::uint32_t first = a & -a;
-        own.push_back(first);
-        const Bitboard gap = board.line(std::countr_zero(first)) & ~mover;
-        for (std::uint32_t b = a & (a - 1); b; b &= b - 1)
-          if (board.line(std::countr_zero(b)) & gap) own.push_back(first | (b & -b));
-      }
+      if (std::popcount(mover) >= fewest_cows_with_bar(game.rules()))
+        game.for_each_active_bar(pos, game.barrable_lines(pos),
+                                 [&](std::uint32_t lines) { own.push_back(lines); });
       others.resize(1);
-      for (const Bar& bar : line_bars_just_set(board, other, pos.occupied()))
-        others.push_back(bar.lines);
+      for_each_line_bar_just_set(board, other, pos.occupied(),
+                                 [&](const Bar& bar) { others.push_back(bar.lines); });
       for (std::uint32_t m : own)
         for (std::uint32_t o : others) {
           if (!m && !o) continue;

@@ -132,20 +132,18 @@ class UnitSolver {
     std::vector<State> barred_states, barred_rule_start, barred_pure_start;
     std::vector<std::uint16_t> barred_exit_loss;
     std::vector<std::uint8_t> barred_rule;
-    // The barred nodes of the partner side with a move into barred node k of this side:
-    // barred_preds[barred_pred_begin[k] .. barred_pred_begin[k + 1]), one per move.
-    std::vector<std::uint32_t> barred_pred_begin, barred_preds;
-    // The same into main positions of this side: index << 32 | barred node, sorted; a bit
-    // per position says whether it has any.
-    std::vector<std::uint64_t> main_barred_preds;
-    std::vector<std::uint64_t> has_barred_preds;
+    // The nodes whose board has index i lie in barred[barred_block[i / kBarredBlock] ..
+    // barred_block[i / kBarredBlock + 1]).
+    std::vector<std::uint32_t> barred_block;
   };
-  // An update of a barred node found while a main layer gathers: a win (kWin) or one move
-  // refuted.
+  // An update of a barred node found while a main layer gathers: a win, or the weight of the
+  // moves refuted.
   struct BarredUpdate {
+    static constexpr std::uint16_t kWin = 0;
     std::uint32_t node;
-    bool win;
+    std::uint16_t weight;
   };
+  static constexpr std::uint64_t kBarredBlock = 64;
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
     int loss = -1;  // most plies to a loss through an exit, -1 if none
@@ -215,12 +213,26 @@ class UnitSolver {
   void start_barred(Part part);
   // Processes the barred nodes decided at d, as propagate() the main positions.
   std::uint64_t propagate_barred(Part part, int d, int cap);
-  // Queues the barred predecessors of main position i of `side`, decided at d as `lost`.
-  void gather_barred_preds(const Side& side, std::uint64_t i, bool lost,
-                           std::vector<BarredUpdate>& out) const;
+  // The barred node of `side` with this key.
+  std::uint32_t barred_node(const Side& side, const BarredKey& key) const;
+  // f(node, weight) for every barred predecessor of `pos`, a main position or barred node of
+  // side s whose orbit has `orbit` raw positions: the node of the partner side, and the weight
+  // its move into pos's orbit takes off its count (the counting argument above).
+  template <typename F>
+  void for_each_barred_pred(int s, const Position& pos, int orbit, F&& f) const {
+    const Side& prev = sides_[partner(s)];
+    const int symmetries = game_.board().num_symmetries();
+    game_.for_each_barred_unmove(pos, [&](const Position& before) {
+      const Color them = before.side_to_move;
+      const BarredKeys::Canonical c =
+          barred_keys_.canonical(prev.index, before.cows[them], before.cows[opposite(them)],
+                                 before.bars[them].lines, before.bars[opposite(them)].lines);
+      f(barred_node(prev, c.key), orbit * (symmetries / c.orbit));
+    });
+  }
   void apply_barred_updates(Part part, int side, int d);
   void win_barred(int side, std::uint32_t k, int d);
-  void refute_barred(Part part, int side, std::uint32_t k, int d);
+  void refute_barred(Part part, int side, std::uint32_t k, int d, int weight);
   // house-003 and mssa-1: the cows of `mover` whose mill moves may set a bar (those standing in
   // a mill, when there are enough of them to set one).
   Bitboard bar_setting_cows(Bitboard mover) const {
@@ -256,6 +268,7 @@ class UnitSolver {
   int rule_cap_ = 0;  // the layers of the ply-limit part: the limit, or all a byte can hold
   const Database* barred_exits_ = nullptr;
   bool has_barred_ = false;
+  BarredKeys barred_keys_;
   std::vector<std::vector<BarredUpdate>> barred_updates_;  // by thread
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   UpdateBuckets updates_;
