@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <memory>
 
 #include "db/value_names.h"
 #include "game/movegen.h"
@@ -421,12 +422,14 @@ std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries,
     r[19] = static_cast<std::uint8_t>(e.rule);
     r[20] = e.plies_to_mill;
   }
-  std::vector<std::uint8_t> out(kBarredHeaderBytes + ZSTD_compressBound(raw.size()));
-  const std::size_t n =
-      ZSTD_compress(out.data() + kBarredHeaderBytes, out.size() - kBarredHeaderBytes, raw.data(),
-                    raw.size(), level);
+  // The bound is as large as the records: left unwritten, its pages beyond the frame are never
+  // touched, so that a large section costs its records and its frame, not a third copy.
+  const std::size_t bound = ZSTD_compressBound(raw.size());
+  const auto frame = std::make_unique_for_overwrite<std::uint8_t[]>(bound);
+  const std::size_t n = ZSTD_compress(frame.get(), bound, raw.data(), raw.size(), level);
   if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
-  out.resize(kBarredHeaderBytes + n);
+  std::vector<std::uint8_t> out(kBarredHeaderBytes + n);
+  std::copy(frame.get(), frame.get() + n, out.begin() + kBarredHeaderBytes);
   put<std::uint64_t>(out.data() + kOffBarredRecords, entries.size());
   put<std::uint64_t>(out.data() + kOffBarredFrameBytes, n);
   // The checksum covers the section after it.

@@ -61,6 +61,7 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
       barred_exits_(barred_exits),
       has_barred_(stores_barred(game.rules(), subspace)),
       barred_keys_(game.board()),
+      barred_codes_(game.board()),
       checkpoint_timer_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
   if (game.rules().mill_reforming != MillReforming::kAllowed && !barred_exits &&
@@ -120,7 +121,8 @@ std::uint64_t UnitSolver::state_bytes() const {
   std::uint64_t bytes = 0;
   for (const Side& side : sides_)
     bytes += bytes_of(side.states) + bytes_of(side.layer_marks) + bytes_of(side.exit_loss) +
-             bytes_of(side.pure_start) + bytes_of(side.barred) + 3 * bytes_of(side.barred_states) +
+             bytes_of(side.pure_start) + bytes_of(side.barred) + bytes_of(side.barred_states) +
+             bytes_of(side.barred_rule_start) + bytes_of(side.barred_pure_start) +
              bytes_of(side.barred_exit_loss) + bytes_of(side.barred_rule) +
              bytes_of(side.barred_block);
   for (const auto& updates : barred_updates_) bytes += bytes_of(updates);
@@ -440,13 +442,13 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
                                   : static_cast<unsigned>(side.index.orbit_size(i));
         for (int k = 0; k < n; ++k) updates_.add(thread, preds[k], code);
         if (has_barred_)
-          for_each_barred_pred(s, moving_position(mover, other), side.index.orbit_size(i),
-                               [&](std::uint32_t node, int weight) {
-                                 barred_updates_[thread].push_back(
-                                     {node, code == UpdateBuckets::kWin
-                                                ? BarredUpdate::kWin
-                                                : static_cast<std::uint16_t>(weight)});
-                               });
+          for_each_barred_pred(
+              s, moving_position(mover, other), side.index.orbit_size(i),
+              [&](std::uint32_t node, int weight) {
+                barred_updates_[thread].push_back({node, code == UpdateBuckets::kWin
+                                                             ? BarredUpdate::kWin
+                                                             : static_cast<std::uint16_t>(weight)});
+              });
       }
     }
     decided.fetch_add(local, std::memory_order_relaxed);

@@ -214,7 +214,7 @@ class UnitSolver {
   // Processes the barred nodes decided at d, as propagate() the main positions.
   std::uint64_t propagate_barred(Part part, int d, int cap);
   // The barred node of `side` with this key.
-  std::uint32_t barred_node(const Side& side, const BarredKey& key) const;
+  std::uint32_t barred_node(const Side& side, const BarredKeys::Canonical& c) const;
   // f(node, weight) for every barred predecessor of `pos`, a main position or barred node of
   // side s whose orbit has `orbit` raw positions: the node of the partner side, and the weight
   // its move into pos's orbit takes off its count (the counting argument above).
@@ -227,7 +227,7 @@ class UnitSolver {
       const BarredKeys::Canonical c =
           barred_keys_.canonical(prev.index, before.cows[them], before.cows[opposite(them)],
                                  before.bars[them].lines, before.bars[opposite(them)].lines);
-      f(barred_node(prev, c.key), orbit * (symmetries / c.orbit));
+      f(barred_node(prev, c), orbit * (symmetries / c.orbit));
     });
   }
   void apply_barred_updates(Part part, int side, int d);
@@ -269,6 +269,7 @@ class UnitSolver {
   const Database* barred_exits_ = nullptr;
   bool has_barred_ = false;
   BarredKeys barred_keys_;
+  BarCodes barred_codes_;
   std::vector<std::vector<BarredUpdate>> barred_updates_;  // by thread
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   UpdateBuckets updates_;

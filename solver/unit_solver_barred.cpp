@@ -18,9 +18,9 @@ void UnitSolver::set_up_barred() {
       throw std::invalid_argument("barred nodes of subspaces of 2^32 positions or more (" +
                                   side.index.subspace().name() + ") are not supported");
   for (Side& side : sides_) {
-    side.barred = enumerate_barred(game_, side.index, barred_keys_);
+    side.barred = enumerate_barred(game_, side.index, barred_keys_, barred_codes_);
     side.barred_block.assign(side.index.size() / kBarredBlock + 2, 0);
-    for (const BarredNode& b : side.barred) ++side.barred_block[b.key.index / kBarredBlock + 1];
+    for (const BarredNode& b : side.barred) ++side.barred_block[b.index() / kBarredBlock + 1];
     for (std::size_t b = 1; b < side.barred_block.size(); ++b)
       side.barred_block[b] += side.barred_block[b - 1];
   }
@@ -39,7 +39,7 @@ void UnitSolver::set_up_barred() {
 #pragma omp parallel for schedule(dynamic, 1024)
     for (std::int64_t k = 0; k < n; ++k) {
       failure.run([&] {
-        const Position pos = BarredKeys::position(side.index, side.barred[k].key);
+        const Position pos = BarredKeys::position(side.index, side.barred[k].key(barred_codes_));
         MoveList list;
         game_.generate(pos, list);
         Scan moves;
@@ -69,20 +69,21 @@ void UnitSolver::set_up_barred() {
   barred_updates_.assign(omp_get_max_threads(), {});
 }
 
-std::uint32_t UnitSolver::barred_node(const Side& side, const BarredKey& key) const {
-  const auto first = side.barred.begin() + side.barred_block[key.index / kBarredBlock];
-  const auto last = side.barred.begin() + side.barred_block[key.index / kBarredBlock + 1];
-  const auto it = std::lower_bound(first, last, key, [](const BarredNode& b, const BarredKey& k) {
-    return b.key < k;
-  });
-  if (it == last || it->key != key)
+std::uint32_t UnitSolver::barred_node(const Side& side, const BarredKeys::Canonical& c) const {
+  const BarredNode node = BarredNode::of(barred_codes_, c);
+  const auto first = side.barred.begin() + side.barred_block[c.key.index / kBarredBlock];
+  const auto last = side.barred.begin() + side.barred_block[c.key.index / kBarredBlock + 1];
+  const auto it = std::lower_bound(first, last, node);
+  if (it == last || !it->same_key(node))
     throw std::logic_error("a barred predecessor that the enumeration left out");
   return static_cast<std::uint32_t>(it - side.barred.begin());
 }
 
 void UnitSolver::start_barred(Part part) {
   for (Side& side : sides_) {
-    side.barred_states = part == Part::kRule ? side.barred_rule_start : side.barred_pure_start;
+    // Each part's initial states are needed once.
+    side.barred_states =
+        std::move(part == Part::kRule ? side.barred_rule_start : side.barred_pure_start);
     for (const State st : side.barred_states)
       if (state::has_distance(st)) note_distance(state::payload(st));
   }
@@ -112,8 +113,8 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
       ++decided;
       if (d + 1 > cap) continue;
       const bool lost = state::tag(st) == state::kLoss;
-      const Position pos = BarredKeys::position(side.index, side.barred[k].key);
-      for_each_barred_pred(s, pos, side.barred[k].orbit, [&](std::uint32_t node, int weight) {
+      const Position pos = BarredKeys::position(side.index, side.barred[k].key(barred_codes_));
+      for_each_barred_pred(s, pos, side.barred[k].orbit(), [&](std::uint32_t node, int weight) {
         if (lost)
           win_barred(t, node, d);
         else
@@ -121,13 +122,13 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
       });
       // A node whose only bar was just set is also reached from main positions, by the mill
       // that set it with its shot declined.
-      if (side.barred[k].key.mover_lines) continue;
+      if (side.barred[k].mover_barred()) continue;
       game_.for_each_unmove(pos, [&](Point, Point, Bitboard before) {
         const std::uint64_t i = prev_index.index(before, pos.mover());
         if (lost)
           win_predecessor(t, i, d);
         else
-          refute_predecessor(part, t, i, d, side.barred[k].orbit);
+          refute_predecessor(part, t, i, d, side.barred[k].orbit());
       });
     }
   }
@@ -159,7 +160,8 @@ std::vector<BarredEntry> UnitSolver::barred_entries(int s) const {
   std::vector<BarredEntry> out;
   out.reserve(side.barred.size());
   for (std::size_t k = 0; k < side.barred.size(); ++k)
-    out.push_back({side.barred[k].key, entry_of(side.barred_states[k], side.barred_rule[k])});
+    out.push_back(
+        {side.barred[k].key(barred_codes_), entry_of(side.barred_states[k], side.barred_rule[k])});
   return out;
 }
 
