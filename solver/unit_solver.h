@@ -33,15 +33,15 @@
 //
 // mssa-1 where a side has five cows or more: a declined shot that breaks a mill keeps the unit
 // and leaves a barred position there, in its cycles. Those barred nodes (solver/barred_nodes.h)
-// are solved with the unit by the same layers, beside the main arrays: their moves are
-// generated once and kept as explicit edges (a barred node's successors, in-unit ones by
-// identity), and each move counts 1 in their open count. A main position's move into a barred
-// node (the declined bar-setting mill) weighs like any move, and the barred node's unmoves back
-// to main positions weigh by its orbit like any unmove (the counting argument above holds for
-// boards with bars, which the symmetries map like the cows); unmove generation from main
-// positions leaves those bar-setting mills out, as their child is the barred node. The ply-limit
-// part runs to the preset's limit only in units where the count runs (Game::ply_counts); elsewhere
-// it has no budget and runs until nothing more is decided.
+// are solved with the unit by the same layers, beside the main arrays, and count their moves
+// the same way: their moves are generated once to count the in-unit ones (G each) and score
+// the exits, and the predecessors of every decided node that have bars are found by unmove
+// generation too (Game::for_each_barred_unmove), weighing by orbit like any unmove (the
+// counting argument above holds for boards with bars, which the symmetries map like the cows).
+// Unmove generation from main positions leaves out the bar-setting mills, as their child is a
+// barred node, whose unmoves give them instead. The ply-limit part runs to the preset's limit only
+// in units where the count runs (Game::ply_counts); elsewhere it has no budget and runs until
+// nothing more is decided.
 #pragma once
 
 #include <algorithm>
@@ -208,7 +208,7 @@ class UnitSolver {
   // Adds an exit of value v to a scan.
   static void score_exit(Scan& scan, State pure, RuleClass rule, bool with_rule);
   // mssa-1's barred nodes (unit_solver_barred.cpp): enumerates them, generates their moves
-  // (edges and initial states of both parts), and sizes their arrays.
+  // (initial states of both parts), and sizes their arrays.
   void set_up_barred();
   void start_barred(Part part);
   // Processes the barred nodes decided at d, as propagate() the main positions.
