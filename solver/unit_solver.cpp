@@ -125,7 +125,7 @@ std::uint64_t UnitSolver::state_bytes() const {
              bytes_of(side.barred_rule_start) + bytes_of(side.barred_pure_start) +
              bytes_of(side.barred_exit_loss) + bytes_of(side.barred_rule) +
              bytes_of(side.barred_block);
-  for (const auto& updates : barred_updates_) bytes += bytes_of(updates);
+  for (const auto& updates : barred_updates_) bytes += updates.capacity() * sizeof(BarredUpdate);
   return bytes;
 }
 
@@ -459,7 +459,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
 #pragma omp parallel
     failure.run([&] {
       const int thread = omp_get_thread_num();
-      while (!failure.failed() && updates_.count(thread) < UpdateBuckets::kRoundUpdates) {
+      while (!failure.failed() && updates_.count(thread) < UpdateBuckets::kRoundUpdates &&
+             barred_updates_[thread].size() < kRoundBarredUpdates) {
         const std::uint64_t c = next_chunk.fetch_add(1);
         if (c >= chunks) break;
         gather(thread, c * kChunk, std::min(side.index.size(), (c + 1) * kChunk));

@@ -144,6 +144,9 @@ class UnitSolver {
     std::uint16_t weight;
   };
   static constexpr std::uint64_t kBarredBlock = 64;
+  // A round of a main layer ends once a thread has found this many barred updates (most main
+  // positions have barred predecessors), so that their lists stay small beside the buckets.
+  static constexpr std::size_t kRoundBarredUpdates = std::size_t{1} << 22;
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
     int loss = -1;  // most plies to a loss through an exit, -1 if none
