@@ -460,7 +460,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     failure.run([&] {
       const int thread = omp_get_thread_num();
       while (!failure.failed() && updates_.count(thread) < UpdateBuckets::kRoundUpdates &&
-             barred_updates_[thread].size() < kRoundBarredUpdates) {
+             (!has_barred_ || barred_updates_[thread].size() < kRoundBarredUpdates)) {
         const std::uint64_t c = next_chunk.fetch_add(1);
         if (c >= chunks) break;
         gather(thread, c * kChunk, std::min(side.index.size(), (c + 1) * kChunk));
