@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <memory>
+#include <type_traits>
 
 #include "db/value_names.h"
 #include "game/movegen.h"
@@ -406,27 +409,37 @@ void check_barred_record(std::size_t k, const BarredEntry& b, const BarredEntry*
 
 }  // namespace
 
-std::vector<std::uint8_t> encode_barred(std::span<const BarredEntry> entries,
-                                        const TableHeader& header, int level) {
-  std::vector<std::uint8_t> raw(entries.size() * kBarredRecordBytes, 0);
+std::vector<std::uint8_t> encode_barred(std::vector<BarredEntry> entries, const TableHeader& header,
+                                        int level) {
+  // Each record is written over its entry, which is as large, so that a large section costs
+  // its entries and its frame rather than a copy of its records as well.
+  static_assert(sizeof(BarredEntry) == kBarredRecordBytes &&
+                std::is_trivially_copyable_v<BarredEntry>);
+  auto* const raw = reinterpret_cast<std::uint8_t*>(entries.data());
+  BarredEntry previous;
   for (std::size_t k = 0; k < entries.size(); ++k) {
-    std::uint8_t* r = raw.data() + k * kBarredRecordBytes;
-    const auto& [key, e] = entries[k];
-    check_barred_record(k, entries[k], k ? &entries[k - 1] : nullptr, header);
-    put<std::uint64_t>(r, key.index);
-    put<std::uint32_t>(r + 8, key.mover_lines);
-    put<std::uint32_t>(r + 12, key.other_lines);
-    put<std::uint16_t>(r + 16, e.distance);
-    r[18] = static_cast<std::uint8_t>(e.wdl);
-    r[19] = static_cast<std::uint8_t>(e.rule);
-    r[20] = e.plies_to_mill;
+    const BarredEntry b = entries[k];
+    check_barred_record(k, b, k ? &previous : nullptr, header);
+    std::uint8_t r[kBarredRecordBytes] = {};
+    put<std::uint64_t>(r, b.key.index);
+    put<std::uint32_t>(r + 8, b.key.mover_lines);
+    put<std::uint32_t>(r + 12, b.key.other_lines);
+    put<std::uint16_t>(r + 16, b.entry.distance);
+    r[18] = static_cast<std::uint8_t>(b.entry.wdl);
+    r[19] = static_cast<std::uint8_t>(b.entry.rule);
+    r[20] = b.entry.plies_to_mill;
+    std::memcpy(raw + k * kBarredRecordBytes, r, kBarredRecordBytes);
+    previous = b;
   }
-  std::vector<std::uint8_t> out(kBarredHeaderBytes + ZSTD_compressBound(raw.size()));
-  const std::size_t n =
-      ZSTD_compress(out.data() + kBarredHeaderBytes, out.size() - kBarredHeaderBytes, raw.data(),
-                    raw.size(), level);
+  const std::span<const std::uint8_t> records(raw, entries.size() * kBarredRecordBytes);
+  // The bound is as large as the records: left unwritten, its pages beyond the frame are never
+  // touched, so that a large section costs its records and its frame, not a third copy.
+  const std::size_t bound = ZSTD_compressBound(records.size());
+  const auto frame = std::make_unique_for_overwrite<std::uint8_t[]>(bound);
+  const std::size_t n = ZSTD_compress(frame.get(), bound, records.data(), records.size(), level);
   if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
-  out.resize(kBarredHeaderBytes + n);
+  std::vector<std::uint8_t> out(kBarredHeaderBytes + n);
+  std::copy(frame.get(), frame.get() + n, out.begin() + kBarredHeaderBytes);
   put<std::uint64_t>(out.data() + kOffBarredRecords, entries.size());
   put<std::uint64_t>(out.data() + kOffBarredFrameBytes, n);
   // The checksum covers the section after it.

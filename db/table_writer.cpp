@@ -262,7 +262,7 @@ void TableWriter::finish() {
   if (m.header.has_barred) {
     std::vector<std::uint8_t> section;
     try {
-      section = encode_barred(m.barred, m.header, m.streams[0].level);
+      section = encode_barred(std::move(m.barred), m.header, m.streams[0].level);
     } catch (const TableError& e) {
       m.fail(e.what());
     }

@@ -132,18 +132,7 @@ Position Game::without_idle_bar(const Position& pos) const {
 
 std::vector<Bar> line_bars_just_set(const Board& board, Bitboard own, Bitboard occupied) {
   std::vector<Bar> bars;
-  // A cow slid from an empty point to a neighbour where it now stands in a mill, which the slide
-  // formed.
-  const Bitboard in_mills = board.in_mills(own);
-  for (Bitboard empty = board.all_points() & ~occupied; empty; empty &= empty - 1) {
-    const Point from = std::countr_zero(empty);
-    for (Bitboard tos = board.neighbours(from) & in_mills; tos; tos &= tos - 1) {
-      Bar bar;
-      bar.lines = board.mill_lines((own & ~bit(std::countr_zero(tos))) | bit(from), from);
-      if (!bar.none() && std::find(bars.begin(), bars.end(), bar) == bars.end())
-        bars.push_back(bar);
-    }
-  }
+  for_each_line_bar_just_set(board, own, occupied, [&](const Bar& bar) { bars.push_back(bar); });
   return bars;
 }
 

@@ -2,6 +2,7 @@
 // target (or unordered pair of targets where a double mill earns two shots).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -138,12 +139,30 @@ class Game {
   // before). P is `pos` with the other side to move, that side's cows `before` and no bar on
   // it; the ply's bar_after() is the bar of pos's waiting side, so a `pos` whose waiting side
   // has a bar is reached only by the mill that set it. Each P once; the no-mill count is not
-  // reconstructed. The solver reaches the predecessors that had a bar by their forward moves.
+  // reconstructed. for_each_barred_unmove() gives the predecessors with a bar.
   template <typename F>
   void for_each_unmove(const Position& pos, F&& f) const;
+  // mssa-1: the rest of the inverse of for_each_ply() inside a subspace of the moving phase, the
+  // predecessors with bars that for_each_unmove() leaves out. For `pos` in the moving phase,
+  // with no idle line in the bar of its side to move (as without_idle_bar() leaves it), calls
+  // f(before) for every position `before` with a bar on either side, whose bars are
+  // - of its side to move (the opponent of pos's): none, or one of for_each_active_bar() that
+  //   lets the ply through;
+  // - of its waiting side: none, or one of line_bars_just_set();
+  // and with a ply that shoots nothing (forms no mill, or forms one and declines the shot),
+  // after which make() and without_idle_bar() give `pos` (the count aside). These are the
+  // barred nodes that the solver stores (solver/barred_nodes.h). Each (before, ply) once; the
+  // pass is left out (mssa-1's blocked player loses).
+  template <typename F>
+  void for_each_barred_unmove(const Position& pos, F&& f) const;
   // mssa-1: the lines that, barred for the side to move, would forbid one of its moves of this
   // turn (two of its cows, the third point empty and one more of its cows able to get there).
   std::uint32_t barrable_lines(const Position& pos) const;
+  // mssa-1: f(lines) for every bar of the side to move of `pos` made of lines of `lines` (some
+  // of barrable_lines(pos)): one line, or two sharing their empty point (a cow leaving two mills
+  // at once). Each once; none of them idle, so these are the bars a side to move can carry.
+  template <typename F>
+  void for_each_active_bar(const Position& pos, std::uint32_t lines, F&& f) const;
   // `pos` without the lines of the barred side to move's bar that forbid nothing: the same game
   // state (the bar lapses after this turn whatever it names), written one way.
   Position without_idle_bar(const Position& pos) const;
@@ -203,6 +222,11 @@ std::uint64_t perft(const Game& game, const Position& pos, int depth);
 // set: a cow slid from an empty point out of one or two mills into a new one. Each bar once,
 // in no particular order; at most one per empty point and cow that could have come from it.
 std::vector<Bar> line_bars_just_set(const Board& board, Bitboard own, Bitboard occupied);
+// The same as f(bar) for each, without building the list. A bar is one per empty point and
+// neighbour it could have come from.
+constexpr int kMaxBarsJustSet = 8 * kMaxPoints;
+template <typename F>
+void for_each_line_bar_just_set(const Board& board, Bitboard own, Bitboard occupied, F&& f);
 // The fewest cows of a player whose turn can set a bar: a slide out of a mill into another
 // needs five (docs/HISTORY.md).
 constexpr int kFewestCowsToSetBar = 5;
@@ -346,6 +370,96 @@ void Game::for_each_unmove(const Position& pos, F&& f) const {
   Position blocked = pos;
   blocked.side_to_move = them;
   if (passes(blocked)) f(Point{kNoPoint}, Point{kNoPoint}, theirs);
+}
+
+template <typename F>
+void for_each_line_bar_just_set(const Board& board, Bitboard own, Bitboard occupied, F&& f) {
+  // A cow slid from an empty point to a neighbour where it now stands in a mill, which the slide
+  // formed. Two neighbours on one line through that point can name the same bar.
+  std::uint32_t seen[kMaxBarsJustSet];
+  int n = 0;
+  const Bitboard in_mills = board.in_mills(own);
+  for (Bitboard empty = board.all_points() & ~occupied; empty; empty &= empty - 1) {
+    const Point from = std::countr_zero(empty);
+    for (Bitboard tos = board.neighbours(from) & in_mills; tos; tos &= tos - 1) {
+      const std::uint32_t lines =
+          board.mill_lines((own & ~bit(std::countr_zero(tos))) | bit(from), from);
+      if (!lines || std::find(seen, seen + n, lines) != seen + n) continue;
+      seen[n++] = lines;
+      Bar bar;
+      bar.lines = lines;
+      f(bar);
+    }
+  }
+}
+
+template <typename F>
+void Game::for_each_active_bar(const Position& pos, std::uint32_t lines, F&& f) const {
+  const Bitboard ours = pos.mover();
+  for (std::uint32_t a = lines; a; a &= a - 1) {
+    const std::uint32_t first = a & -a;
+    f(first);
+    const Bitboard gap = board_->line(std::countr_zero(first)) & ~ours;
+    for (std::uint32_t b = a & (a - 1); b; b &= b - 1)
+      if (board_->line(std::countr_zero(b)) & gap) f(first | (b & -b));
+  }
+}
+
+template <typename F>
+void Game::for_each_barred_unmove(const Position& pos, F&& f) const {
+  const Color us = pos.side_to_move, them = opposite(us);  // `them` played the ply
+  const Bitboard ours = pos.cows[us], theirs = pos.cows[them];
+  // Before's side to move can carry a bar only with enough cows; its waiting side only when
+  // its last turn broke a mill and formed another, so it has one.
+  const bool their_bars = std::popcount(theirs) >= fewest_cows_with_bar(rules_);
+  const bool our_bars = std::popcount(ours) >= kFewestCowsToSetBar && board_->in_mills(ours);
+  if (!their_bars && !our_bars) return;
+  // Our bar in `before` becomes pos's once its idle lines are dropped.
+  const std::uint32_t our_active = our_bars ? barrable_lines(pos) : 0;
+  const std::uint32_t our_bar = pos.bars[us].lines;
+  const Bitboard empty = board_->all_points() & ~pos.occupied();
+  const Bar& set = pos.bars[them];  // the bar the ply set
+  const Bitboard formed = board_->in_mills(theirs);
+  const bool flew = flies(pos, them);
+  Position before = pos;
+  before.side_to_move = them;
+  before.bars = {};
+  for (Bitboard tos = theirs; tos; tos &= tos - 1) {
+    const Point to = std::countr_zero(tos);
+    const bool mill = formed & bit(to);
+    if (!mill && !set.none()) continue;  // only a mill sets a bar
+    for (Bitboard froms = flew ? empty : board_->neighbours(to) & empty; froms;
+         froms &= froms - 1) {
+      const Point from = std::countr_zero(froms);
+      before.cows[them] = (theirs & ~bit(to)) | bit(from);
+      if (mill && bar_of_mill(before.cows[them], from, to) != set) continue;
+      // Our bars: none where pos has none, and the ones our last turn could have set that
+      // pos's is with the idle lines dropped.
+      std::uint32_t ours_before[kMaxBarsJustSet + 1];
+      int n = 0;
+      if (!our_bar) ours_before[n++] = 0;
+      if (our_bars)
+        for_each_line_bar_just_set(*board_, ours, before.occupied(), [&](const Bar& b) {
+          if ((b.lines & our_active) == our_bar) ours_before[n++] = b.lines;
+        });
+      if (n == 0) continue;
+      // Their bars: the lines of the bar must not be whole after the ply, or it forbids it.
+      std::uint32_t allowed = 0;
+      if (their_bars)
+        for (std::uint32_t l = barrable_lines(before); l; l &= l - 1)
+          if (board_->line(std::countr_zero(l)) & ~theirs) allowed |= l & -l;
+      auto emit = [&](std::uint32_t their_lines) {
+        before.bars[them].lines = their_lines;
+        for (int k = 0; k < n; ++k) {
+          if (!their_lines && !ours_before[k]) continue;  // no bar: for_each_unmove()'s
+          before.bars[us].lines = ours_before[k];
+          f(static_cast<const Position&>(before));
+        }
+      };
+      emit(0);
+      for_each_active_bar(before, allowed, emit);
+    }
+  }
 }
 
 }  // namespace mora

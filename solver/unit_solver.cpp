@@ -60,6 +60,8 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
       rule_cap_(count_runs(game, subspace) ? game.rules().ply_limit : kUnbudgetedRuleCap),
       barred_exits_(barred_exits),
       has_barred_(stores_barred(game.rules(), subspace)),
+      barred_keys_(game.board()),
+      barred_codes_(game.board()),
       checkpoint_timer_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
   if (game.rules().mill_reforming != MillReforming::kAllowed && !barred_exits &&
@@ -119,10 +121,11 @@ std::uint64_t UnitSolver::state_bytes() const {
   std::uint64_t bytes = 0;
   for (const Side& side : sides_)
     bytes += bytes_of(side.states) + bytes_of(side.layer_marks) + bytes_of(side.exit_loss) +
-             bytes_of(side.pure_start) + bytes_of(side.barred) + 3 * bytes_of(side.barred_states) +
+             bytes_of(side.pure_start) + bytes_of(side.barred) + bytes_of(side.barred_states) +
+             bytes_of(side.barred_rule_start) + bytes_of(side.barred_pure_start) +
              bytes_of(side.barred_exit_loss) + bytes_of(side.barred_rule) +
-             bytes_of(side.barred_pred_begin) + bytes_of(side.barred_preds) +
-             bytes_of(side.main_barred_preds) + bytes_of(side.has_barred_preds);
+             bytes_of(side.barred_block);
+  for (const auto& updates : barred_updates_) bytes += updates.capacity() * sizeof(BarredUpdate);
   return bytes;
 }
 
@@ -427,8 +430,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         if (d + 1 > cap) continue;
         Bitboard mover, other;
         side.index.unindex(i, mover, other);
-        // The predecessors in the partner side. A main position has no bars, so a declined mill
-        // that set one (mssa-1) leads to a barred node instead, whose edges are the barred part's.
+        // The predecessors in the partner side without bars; those with bars (mssa-1) are barred
+        // nodes, updated once the round's main updates are drained.
         int n = 0;
         game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
           pred_positions[n++] = {before, mover};
@@ -439,7 +442,13 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
                                   : static_cast<unsigned>(side.index.orbit_size(i));
         for (int k = 0; k < n; ++k) updates_.add(thread, preds[k], code);
         if (has_barred_)
-          gather_barred_preds(side, i, state::tag(st) == state::kLoss, barred_updates_[thread]);
+          for_each_barred_pred(
+              s, moving_position(mover, other), side.index.orbit_size(i),
+              [&](std::uint32_t node, int weight) {
+                barred_updates_[thread].push_back({node, code == UpdateBuckets::kWin
+                                                             ? BarredUpdate::kWin
+                                                             : static_cast<std::uint16_t>(weight)});
+              });
       }
     }
     decided.fetch_add(local, std::memory_order_relaxed);
@@ -450,7 +459,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
 #pragma omp parallel
     failure.run([&] {
       const int thread = omp_get_thread_num();
-      while (!failure.failed() && updates_.count(thread) < UpdateBuckets::kRoundUpdates) {
+      while (!failure.failed() && updates_.count(thread) < UpdateBuckets::kRoundUpdates &&
+             (!has_barred_ || barred_updates_[thread].size() < kRoundBarredUpdates)) {
         const std::uint64_t c = next_chunk.fetch_add(1);
         if (c >= chunks) break;
         gather(thread, c * kChunk, std::min(side.index.size(), (c + 1) * kChunk));
@@ -469,8 +479,8 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
           __builtin_prefetch(prev.states.data() + i, 1);
           if (part == Part::kPure) __builtin_prefetch(prev.exit_loss.data() + i);
         });
+    if (has_barred_) apply_barred_updates(part, t, d);
   }
-  if (has_barred_) apply_barred_updates(part, t, d);
   return decided.load();
 }
 

@@ -33,15 +33,15 @@
 //
 // mssa-1 where a side has five cows or more: a declined shot that breaks a mill keeps the unit
 // and leaves a barred position there, in its cycles. Those barred nodes (solver/barred_nodes.h)
-// are solved with the unit by the same layers, beside the main arrays: their moves are
-// generated once and kept as explicit edges (a barred node's successors, in-unit ones by
-// identity), and each move counts 1 in their open count. A main position's move into a barred
-// node (the declined bar-setting mill) weighs like any move, and the barred node's unmoves back
-// to main positions weigh by its orbit like any unmove (the counting argument above holds for
-// boards with bars, which the symmetries map like the cows); unmove generation from main
-// positions leaves those bar-setting mills out, as their child is the barred node. The ply-limit
-// part runs to the preset's limit only in units where the count runs (Game::ply_counts); elsewhere
-// it has no budget and runs until nothing more is decided.
+// are solved with the unit by the same layers, beside the main arrays, and count their moves
+// the same way: their moves are generated once to count the in-unit ones (G each) and score
+// the exits, and the predecessors of every decided node that have bars are found by unmove
+// generation too (Game::for_each_barred_unmove), weighing by orbit like any unmove (the
+// counting argument above holds for boards with bars, which the symmetries map like the cows).
+// Unmove generation from main positions leaves out the bar-setting mills, as their child is a
+// barred node, whose unmoves give them instead. The ply-limit part runs to the preset's limit only
+// in units where the count runs (Game::ply_counts); elsewhere it has no budget and runs until
+// nothing more is decided.
 #pragma once
 
 #include <algorithm>
@@ -132,20 +132,21 @@ class UnitSolver {
     std::vector<State> barred_states, barred_rule_start, barred_pure_start;
     std::vector<std::uint16_t> barred_exit_loss;
     std::vector<std::uint8_t> barred_rule;
-    // The barred nodes of the partner side with a move into barred node k of this side:
-    // barred_preds[barred_pred_begin[k] .. barred_pred_begin[k + 1]), one per move.
-    std::vector<std::uint32_t> barred_pred_begin, barred_preds;
-    // The same into main positions of this side: index << 32 | barred node, sorted; a bit
-    // per position says whether it has any.
-    std::vector<std::uint64_t> main_barred_preds;
-    std::vector<std::uint64_t> has_barred_preds;
+    // The nodes whose board has index i lie in barred[barred_block[i / kBarredBlock] ..
+    // barred_block[i / kBarredBlock + 1]).
+    std::vector<std::uint32_t> barred_block;
   };
-  // An update of a barred node found while a main layer gathers: a win (kWin) or one move
-  // refuted.
+  // An update of a barred node found while a main layer gathers: a win, or the weight of the
+  // moves refuted.
   struct BarredUpdate {
+    static constexpr std::uint16_t kWin = 0;
     std::uint32_t node;
-    bool win;
+    std::uint16_t weight;
   };
+  static constexpr std::uint64_t kBarredBlock = 64;
+  // A round of a main layer ends once a thread has found this many barred updates (most main
+  // positions have barred predecessors), so that their lists stay small beside the buckets.
+  static constexpr std::size_t kRoundBarredUpdates = std::size_t{1} << 22;
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
     int loss = -1;  // most plies to a loss through an exit, -1 if none
@@ -210,17 +211,31 @@ class UnitSolver {
   // Adds an exit of value v to a scan.
   static void score_exit(Scan& scan, State pure, RuleClass rule, bool with_rule);
   // mssa-1's barred nodes (unit_solver_barred.cpp): enumerates them, generates their moves
-  // (edges and initial states of both parts), and sizes their arrays.
+  // (initial states of both parts), and sizes their arrays.
   void set_up_barred();
   void start_barred(Part part);
   // Processes the barred nodes decided at d, as propagate() the main positions.
   std::uint64_t propagate_barred(Part part, int d, int cap);
-  // Queues the barred predecessors of main position i of `side`, decided at d as `lost`.
-  void gather_barred_preds(const Side& side, std::uint64_t i, bool lost,
-                           std::vector<BarredUpdate>& out) const;
+  // The barred node of `side` with this key.
+  std::uint32_t barred_node(const Side& side, const BarredKeys::Canonical& c) const;
+  // f(node, weight) for every barred predecessor of `pos`, a main position or barred node of
+  // side s whose orbit has `orbit` raw positions: the node of the partner side, and the weight
+  // its move into pos's orbit takes off its count (the counting argument above).
+  template <typename F>
+  void for_each_barred_pred(int s, const Position& pos, int orbit, F&& f) const {
+    const Side& prev = sides_[partner(s)];
+    const int symmetries = game_.board().num_symmetries();
+    game_.for_each_barred_unmove(pos, [&](const Position& before) {
+      const Color them = before.side_to_move;
+      const BarredKeys::Canonical c =
+          barred_keys_.canonical(prev.index, before.cows[them], before.cows[opposite(them)],
+                                 before.bars[them].lines, before.bars[opposite(them)].lines);
+      f(barred_node(prev, c), orbit * (symmetries / c.orbit));
+    });
+  }
   void apply_barred_updates(Part part, int side, int d);
   void win_barred(int side, std::uint32_t k, int d);
-  void refute_barred(Part part, int side, std::uint32_t k, int d);
+  void refute_barred(Part part, int side, std::uint32_t k, int d, int weight);
   // house-003 and mssa-1: the cows of `mover` whose mill moves may set a bar (those standing in
   // a mill, when there are enough of them to set one).
   Bitboard bar_setting_cows(Bitboard mover) const {
@@ -256,6 +271,8 @@ class UnitSolver {
   int rule_cap_ = 0;  // the layers of the ply-limit part: the limit, or all a byte can hold
   const Database* barred_exits_ = nullptr;
   bool has_barred_ = false;
+  BarredKeys barred_keys_;
+  BarCodes barred_codes_;
   std::vector<std::vector<BarredUpdate>> barred_updates_;  // by thread
   int max_pending_ = 0;  // the latest distance a pending state of the current part waits for
   UpdateBuckets updates_;

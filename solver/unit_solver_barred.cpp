@@ -1,5 +1,6 @@
-// UnitSolver's barred nodes (mssa-1 where a side has five cows or more; docs/HISTORY.md): set
-// up with explicit edges, and processed layer by layer beside the main arrays.
+// UnitSolver's barred nodes (mssa-1 where a side has five cows or more; docs/HISTORY.md): their
+// moves counted and exits scored once, and processed layer by layer beside the main arrays,
+// their predecessors found by unmove generation.
 #include <omp.h>
 
 #include <algorithm>
@@ -10,30 +11,22 @@
 #include "solver/unit_solver.h"
 
 namespace mora::solver {
-namespace {
-
-bool has_bit(const std::vector<std::uint64_t>& bits, std::uint64_t i) {
-  return (bits[i / 64] >> (i % 64)) & 1;
-}
-
-}  // namespace
-
 void UnitSolver::set_up_barred() {
   if (!barred_exits_) throw std::logic_error("barred nodes need the finished tables for exits");
   for (const Side& side : sides_)
     if (side.index.size() >> 32)
       throw std::invalid_argument("barred nodes of subspaces of 2^32 positions or more (" +
                                   side.index.subspace().name() + ") are not supported");
-  const BarredKeys keys(game_.board());
-  for (Side& side : sides_) side.barred = enumerate_barred(game_, side.index, keys);
-  // Edges by the side of their target: into barred nodes (from, to) and into main positions
-  // (to << 32 | from), `from` a barred node of the partner side.
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> into_barred(num_sides());
-  std::vector<std::vector<std::uint64_t>> into_main(num_sides());
+  for (Side& side : sides_) {
+    side.barred = enumerate_barred(game_, side.index, barred_keys_, barred_codes_);
+    side.barred_block.assign(side.index.size() / kBarredBlock + 2, 0);
+    for (const BarredNode& b : side.barred) ++side.barred_block[b.index() / kBarredBlock + 1];
+    for (std::size_t b = 1; b < side.barred_block.size(); ++b)
+      side.barred_block[b] += side.barred_block[b - 1];
+  }
+  const int move_weight = game_.board().num_symmetries();
   for (int s = 0; s < num_sides(); ++s) {
     Side& side = sides_[s];
-    const int t = partner(s);
-    const Side& next = sides_[t];
     const auto n = static_cast<std::int64_t>(side.barred.size());
     side.barred_rule_start.assign(n, state::kOpen);
     side.barred_pure_start.assign(n, state::kOpen);
@@ -42,111 +35,67 @@ void UnitSolver::set_up_barred() {
     side.barred_rule.assign(n, 0);
     progress_.begin(subspace(s).name() + " barred nodes: moves and exits",
                     static_cast<std::uint64_t>(n));
-    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> to_barred(
-        omp_get_max_threads());
-    std::vector<std::vector<std::uint64_t>> to_main(omp_get_max_threads());
     FirstFailure failure;
 #pragma omp parallel for schedule(dynamic, 1024)
     for (std::int64_t k = 0; k < n; ++k) {
       failure.run([&] {
-        const int thread = omp_get_thread_num();
-        const auto node = static_cast<std::uint32_t>(k);
-        const Position pos = BarredKeys::position(side.index, side.barred[k].key);
+        const Position pos = BarredKeys::position(side.index, side.barred[k].key(barred_codes_));
         MoveList list;
         game_.generate(pos, list);
         Scan moves;
         for (const Move& m : list) {
+          if (m.num_shots() == 0) {  // stays in the unit: found again by its unmove
+            ++moves.quiet_moves;
+            continue;
+          }
           const Position child = game_.without_idle_bar(game_.make(pos, m));
           if (child.total(child.side_to_move) <= 2) {  // shot down to two cows
             moves.pure.add(1, -1);
             moves.rule.add(1, -1);
-          } else if (m.num_shots() > 0) {
+          } else {
             const Entry e = barred_exits_->entry(child);
             score_exit(moves, exit_state(e), exit_class(e), true);
-          } else {
-            ++moves.quiet_moves;
-            const Color us = child.side_to_move;
-            if (!child.has_bars()) {
-              to_main[thread].push_back(next.index.index(child.mover(), child.other()) << 32 |
-                                        node);
-              continue;
-            }
-            const BarredKey key =
-                keys.canonical(next.index, child.mover(), child.other(), child.bars[us].lines,
-                               child.bars[opposite(us)].lines)
-                    .key;
-            const auto it = std::lower_bound(
-                next.barred.begin(), next.barred.end(), key,
-                [](const BarredNode& b, const BarredKey& wanted) { return b.key < wanted; });
-            if (it == next.barred.end() || it->key != key)
-              throw std::logic_error("a barred successor that the enumeration left out");
-            to_barred[thread].emplace_back(node,
-                                           static_cast<std::uint32_t>(it - next.barred.begin()));
           }
         }
-        side.barred_rule_start[k] = initial_state(moves.quiet_moves, moves.rule);
-        side.barred_pure_start[k] = initial_state(moves.quiet_moves, moves.pure);
+        const int weight = moves.quiet_moves * move_weight;
+        side.barred_rule_start[k] = initial_state(weight, moves.rule);
+        side.barred_pure_start[k] = initial_state(weight, moves.pure);
         side.barred_exit_loss[k] = static_cast<std::uint16_t>(std::max(moves.pure.loss, 0));
         if (k % 1024 == 0) progress_.advance(1024);
       });
     }
     failure.rethrow();
-    // Each thread's edges freed as soon as they are moved over.
-    for (auto& v : to_barred) {
-      into_barred[t].insert(into_barred[t].end(), v.begin(), v.end());
-      std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(v);
-    }
-    for (auto& v : to_main) {
-      into_main[t].insert(into_main[t].end(), v.begin(), v.end());
-      std::vector<std::uint64_t>().swap(v);
-    }
-  }
-  for (int s = 0; s < num_sides(); ++s) {
-    Side& side = sides_[s];
-    // Counting sort of the edges into barred nodes by target.
-    side.barred_pred_begin.assign(side.barred.size() + 1, 0);
-    for (const auto& [from, to] : into_barred[s]) ++side.barred_pred_begin[to + 1];
-    for (std::size_t k = 0; k < side.barred.size(); ++k)
-      side.barred_pred_begin[k + 1] += side.barred_pred_begin[k];
-    side.barred_preds.resize(into_barred[s].size());
-    std::vector<std::uint32_t> fill(side.barred_pred_begin.begin(),
-                                    side.barred_pred_begin.end() - 1);
-    for (const auto& [from, to] : into_barred[s]) side.barred_preds[fill[to]++] = from;
-    side.main_barred_preds = std::move(into_main[s]);
-    std::sort(side.main_barred_preds.begin(), side.main_barred_preds.end());
-    side.has_barred_preds.assign((side.index.size() + 63) / 64, 0);
-    for (const std::uint64_t edge : side.main_barred_preds) {
-      const std::uint64_t i = edge >> 32;
-      side.has_barred_preds[i / 64] |= std::uint64_t{1} << (i % 64);
-    }
   }
   barred_updates_.assign(omp_get_max_threads(), {});
 }
 
+std::uint32_t UnitSolver::barred_node(const Side& side, const BarredKeys::Canonical& c) const {
+  const BarredNode node = BarredNode::of(barred_codes_, c);
+  const auto first = side.barred.begin() + side.barred_block[c.key.index / kBarredBlock];
+  const auto last = side.barred.begin() + side.barred_block[c.key.index / kBarredBlock + 1];
+  const auto it = std::lower_bound(first, last, node);
+  if (it == last || !it->same_key(node))
+    throw std::logic_error("a barred predecessor that the enumeration left out");
+  return static_cast<std::uint32_t>(it - side.barred.begin());
+}
+
 void UnitSolver::start_barred(Part part) {
   for (Side& side : sides_) {
-    side.barred_states = part == Part::kRule ? side.barred_rule_start : side.barred_pure_start;
+    // Each part's initial states are needed once.
+    side.barred_states =
+        std::move(part == Part::kRule ? side.barred_rule_start : side.barred_pure_start);
     for (const State st : side.barred_states)
       if (state::has_distance(st)) note_distance(state::payload(st));
   }
 }
 
-void UnitSolver::gather_barred_preds(const Side& side, std::uint64_t i, bool lost,
-                                     std::vector<BarredUpdate>& out) const {
-  if (!has_bit(side.has_barred_preds, i)) return;
-  const auto& preds = side.main_barred_preds;
-  for (auto it = std::lower_bound(preds.begin(), preds.end(), i << 32);
-       it != preds.end() && (*it >> 32) == i; ++it)
-    out.push_back({static_cast<std::uint32_t>(*it), lost});
-}
-
 void UnitSolver::apply_barred_updates(Part part, int s, int d) {
   for (auto& updates : barred_updates_) {
     for (const BarredUpdate& u : updates) {
-      if (u.win)
+      if (u.weight == BarredUpdate::kWin)
         win_barred(s, u.node, d);
       else
-        refute_barred(part, s, u.node, d);
+        refute_barred(part, s, u.node, d, u.weight);
     }
     updates.clear();
   }
@@ -164,22 +113,22 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
       ++decided;
       if (d + 1 > cap) continue;
       const bool lost = state::tag(st) == state::kLoss;
-      for (std::uint32_t j = side.barred_pred_begin[k]; j < side.barred_pred_begin[k + 1]; ++j) {
+      const Position pos = BarredKeys::position(side.index, side.barred[k].key(barred_codes_));
+      for_each_barred_pred(s, pos, side.barred[k].orbit(), [&](std::uint32_t node, int weight) {
         if (lost)
-          win_barred(t, side.barred_preds[j], d);
+          win_barred(t, node, d);
         else
-          refute_barred(part, t, side.barred_preds[j], d);
-      }
+          refute_barred(part, t, node, d, weight);
+      });
       // A node whose only bar was just set is also reached from main positions, by the mill
       // that set it with its shot declined.
-      if (side.barred[k].key.mover_lines) continue;
-      const Position pos = BarredKeys::position(side.index, side.barred[k].key);
+      if (side.barred[k].mover_barred()) continue;
       game_.for_each_unmove(pos, [&](Point, Point, Bitboard before) {
         const std::uint64_t i = prev_index.index(before, pos.mover());
         if (lost)
           win_predecessor(t, i, d);
         else
-          refute_predecessor(part, t, i, d, side.barred[k].orbit);
+          refute_predecessor(part, t, i, d, side.barred[k].orbit());
       });
     }
   }
@@ -193,11 +142,11 @@ void UnitSolver::win_barred(int s, std::uint32_t k, int d) {
     st = state::make(state::kWin, d + 1);
 }
 
-void UnitSolver::refute_barred(Part part, int s, std::uint32_t k, int d) {
+void UnitSolver::refute_barred(Part part, int s, std::uint32_t k, int d, int weight) {
   State& st = sides_[s].barred_states[k];
   if (!state::is_open(st)) return;
-  if (st > 1) {
-    --st;
+  if (st > weight) {
+    st = static_cast<State>(st - weight);
     return;
   }
   const int distance =
@@ -211,7 +160,8 @@ std::vector<BarredEntry> UnitSolver::barred_entries(int s) const {
   std::vector<BarredEntry> out;
   out.reserve(side.barred.size());
   for (std::size_t k = 0; k < side.barred.size(); ++k)
-    out.push_back({side.barred[k].key, entry_of(side.barred_states[k], side.barred_rule[k])});
+    out.push_back(
+        {side.barred[k].key(barred_codes_), entry_of(side.barred_states[k], side.barred_rule[k])});
   return out;
 }
 

@@ -110,6 +110,99 @@ TEST(Bars, Mssa1IdleBarsAndBarsJustSet) {
   EXPECT_THROW(validate_bars(mssa().rules(), three), ParseError);
 }
 
+// The positions with bars that a board of the moving phase can carry under mssa-1, White to
+// move: White's bar none or active, Black's none or one just set, not both none (the barred
+// nodes the solver stores).
+std::vector<Position> barred_positions(const Position& board) {
+  std::vector<std::uint32_t> own{0}, others{0};
+  if (board.on_board(kWhite) >= fewest_cows_with_bar(mssa().rules()))
+    mssa().for_each_active_bar(board, mssa().barrable_lines(board),
+                               [&](std::uint32_t lines) { own.push_back(lines); });
+  for (const Bar& bar : line_bars_just_set(mssa().board(), board.cows[kBlack], board.occupied()))
+    others.push_back(bar.lines);
+  std::vector<Position> out;
+  for (const std::uint32_t w : own)
+    for (const std::uint32_t b : others) {
+      if (!w && !b) continue;
+      Position pos = board;
+      pos.bars[kWhite].lines = w;
+      pos.bars[kBlack].lines = b;
+      out.push_back(pos);
+    }
+  return out;
+}
+
+// for_each_barred_unmove against forward generation, both ways, on random boards of the units
+// that store barred nodes: every unmove's predecessor carries bars that validate and a ply that
+// shoots nothing and leads back; every such ply from a position with bars is found once among
+// its successor's barred unmoves.
+TEST(Bars, Mssa1BarredUnmovesAreTheInUnitPliesBackwards) {
+  const Game& game = mssa();
+  std::mt19937 rng(29);
+  int unmoves = 0, declined = 0, both_bars = 0, plies = 0;
+  auto quiet = [](Position pos) {
+    pos.plies_since_mill = 0;  // not reconstructed
+    return pos;
+  };
+  for (int n = 0; n < 20000; ++n) {
+    // 5v3 to 7v3, White with the five cows or more one time in two.
+    const int big = std::uniform_int_distribution<int>(5, 7)(rng);
+    const int small = std::uniform_int_distribution<int>(3, 10 - big)(rng);
+    // The larger side has a mill, which a bar needs.
+    const Color larger = n % 2 ? kWhite : kBlack;
+    const int line = std::uniform_int_distribution<int>(0, game.board().num_lines() - 1)(rng);
+    Position board;
+    board.cows[larger] = game.board().line(line);
+    std::vector<Point> points;
+    for (Point p = 0; p < game.board().num_points(); ++p)
+      if (!(board.cows[larger] & bit(p))) points.push_back(p);
+    std::shuffle(points.begin(), points.end(), rng);
+    for (int k = 0; k < big - 3 + small; ++k)
+      board.cows[k < big - 3 ? larger : opposite(larger)] |= bit(points[k]);
+    std::vector<Position> positions = barred_positions(board);
+    positions.push_back(board);
+    for (const Position& pos : positions) {
+      std::vector<std::string> befores;
+      game.for_each_barred_unmove(pos, [&](const Position& before) {
+        ASSERT_TRUE(before.has_bars()) << to_string(pos);
+        ASSERT_NO_THROW(validate_bars(game.rules(), before)) << to_string(before);
+        ASSERT_EQ(game.without_idle_bar(before), before) << to_string(before);
+        MoveList list;
+        game.generate(before, list);
+        int back = 0;
+        for (const Move& m : list)
+          if (m.num_shots() == 0 && quiet(game.without_idle_bar(game.make(before, m))) == pos) {
+            ++back;
+            declined += m.shot_declined;
+          }
+        ASSERT_EQ(back, 1) << to_string(before) << " to " << to_string(pos);
+        befores.push_back(to_string(before));
+        ++unmoves;
+        both_bars += !before.bars[kWhite].none() && !before.bars[kBlack].none();
+      });
+      std::sort(befores.begin(), befores.end());
+      ASSERT_EQ(std::adjacent_find(befores.begin(), befores.end()), befores.end())
+          << "a predecessor twice: " << to_string(pos);
+      if (!pos.has_bars()) continue;
+      MoveList list;
+      game.generate(pos, list);
+      for (const Move& m : list) {
+        if (m.num_shots() > 0) continue;
+        const Position child = quiet(game.without_idle_bar(game.make(pos, m)));
+        int found = 0;
+        game.for_each_barred_unmove(child, [&](const Position& before) { found += before == pos; });
+        ASSERT_EQ(found, 1) << to_string(pos) << ' ' << to_string(game.board(), m);
+        ++plies;
+      }
+    }
+  }
+  // The boards must reach every kind of barred predecessor.
+  EXPECT_GT(unmoves, 100000);
+  EXPECT_GT(plies, 50000);
+  EXPECT_GT(declined, 1000);
+  EXPECT_GT(both_bars, 300);
+}
+
 TEST(Bars, House003BarsOnlyTheMoveStraightBack) {
   const Position start = parse_position(kBreakAndForm);
   EXPECT_FALSE(ref::canonical_plies(house003(), start).count("g1-g4x-"));

@@ -635,12 +635,18 @@ TEST(Solver, BarredNodesAreTheBarsThatValidate) {
   const BarredKeys keys(board);
   for (const Subspace s : {Subspace{5, 3, 0, 0}, Subspace{3, 5, 0, 0}}) {
     const SubspaceIndex index(board, s);
-    const auto nodes = solver::enumerate_barred(game, index, keys);
+    const solver::BarCodes codes(board);
+    const auto nodes = solver::enumerate_barred(game, index, keys, codes);
     ASSERT_FALSE(nodes.empty());
+    ASSERT_TRUE(std::is_sorted(nodes.begin(), nodes.end()));
+    std::vector<BarredKey> node_keys;
+    for (const solver::BarredNode& n : nodes) node_keys.push_back(n.key(codes));
+    // The codes keep the keys' order, each key once.
+    ASSERT_EQ(std::adjacent_find(node_keys.begin(), node_keys.end(),
+                                 [](const BarredKey& a, const BarredKey& b) { return !(a < b); }),
+              node_keys.end());
     auto stored = [&](const BarredKey& key) {
-      return std::binary_search(
-          nodes.begin(), nodes.end(), solver::BarredNode{key, 0},
-          [](const solver::BarredNode& a, const solver::BarredNode& b) { return a.key < b.key; });
+      return std::binary_search(node_keys.begin(), node_keys.end(), key);
     };
     std::vector<std::uint32_t> bars;
     for (int i = 0; i < board.num_lines(); ++i)
