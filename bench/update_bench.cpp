@@ -14,11 +14,9 @@
 namespace mora::solver {
 namespace {
 
-// Updates a round of: what one chunk of a large unit's layer gives, many times over.
-constexpr std::uint64_t kUpdatesPerThread = std::uint64_t{1} << 24;
-
 void BM_GatherAndDrain(benchmark::State& bench) {
   const std::uint64_t targets = std::uint64_t{1} << bench.range(0);
+  const std::uint64_t updates_per_thread = std::uint64_t{1} << bench.range(1);
   const int threads = omp_get_max_threads();
   HugePageVector<std::uint16_t> states(targets, 1000);
   UpdateBuckets buckets;
@@ -28,20 +26,27 @@ void BM_GatherAndDrain(benchmark::State& bench) {
     {
       const int thread = omp_get_thread_num();
       std::uint64_t x = 0x9E3779B97F4A7C15u * static_cast<std::uint64_t>(thread + 1);
-      for (std::uint64_t k = 0; k < kUpdatesPerThread; ++k) {
+      for (std::uint64_t k = 0; k < updates_per_thread; ++k) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift64
         buckets.add(thread, x % targets, static_cast<unsigned>(x >> 59) & 15);
       }
     }
-    buckets.drain([&](std::uint64_t i, unsigned code) { states[i] -= static_cast<std::uint16_t>(code); },
-                  [&](std::uint64_t i) { __builtin_prefetch(states.data() + i, 1); });
+    buckets.drain(
+        [&](std::uint64_t i, unsigned code) { states[i] -= static_cast<std::uint16_t>(code); },
+        [&](std::uint64_t i) { __builtin_prefetch(states.data() + i, 1); });
   }
-  bench.SetItemsProcessed(static_cast<std::int64_t>(bench.iterations() * kUpdatesPerThread *
+  bench.SetItemsProcessed(static_cast<std::int64_t>(bench.iterations() * updates_per_thread *
                                                     static_cast<std::uint64_t>(threads)));
   bench.counters["buckets"] = static_cast<double>((targets >> UpdateBuckets::kBucketBits) + 1);
 }
-// 2^26 positions (a 6v5-sized side), 2^28 (7v5), 2^30 (8v7 and 9v7, a billion).
-BENCHMARK(BM_GatherAndDrain)->Arg(26)->Arg(28)->Arg(30)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+// Units of 2^26 positions (a 6v5-sized side), 2^28 (7v5) and 2^30 (8v7 and 9v7, a billion);
+// rounds of the solver's size (UpdateBuckets::kRoundUpdates, 2^25 a thread) and smaller or
+// larger ones: the more updates a round drains into a bucket, the more of them share a cache
+// line of states.
+BENCHMARK(BM_GatherAndDrain)
+    ->ArgsProduct({{26, 28, 30}, {23, 25, 27}})
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
 
 }  // namespace
 }  // namespace mora::solver
