@@ -409,15 +409,13 @@ void UnitSolver::initialise(Part part, int s) {
 
 std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   Side& side = sides_[s];
-  const int t = partner(s);
-  const Side& prev = sides_[t];
+  const Side& prev = sides_[partner(s)];
   const std::uint64_t layer_bit = std::uint64_t{1} << (d % 64);
   std::atomic<std::uint64_t> decided{0};
-  const std::uint64_t chunks = (side.index.size() + kChunk - 1) / kChunk;
-  std::atomic<std::uint64_t> next_chunk{0};
-  updates_.reset(prev.index.size(), omp_get_max_threads());
   // Finds the updates of one chunk of the layer's positions.
-  auto gather = [&](int thread, std::uint64_t begin, std::uint64_t end) {
+  auto gather = [&](int thread, std::uint64_t chunk) {
+    const std::uint64_t begin = chunk * kChunk;
+    const std::uint64_t end = std::min(side.index.size(), begin + kChunk);
     CowSets pred_positions[kMaxPredecessors];
     std::uint64_t preds[kMaxPredecessors];
     std::uint64_t local = 0;
@@ -454,6 +452,15 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     decided.fetch_add(local, std::memory_order_relaxed);
     progress_.advance(end - begin);
   };
+  gather_in_rounds(part, partner(s), d, (side.index.size() + kChunk - 1) / kChunk, gather);
+  return decided.load();
+}
+
+void UnitSolver::gather_in_rounds(Part part, int t, int d, std::uint64_t chunks,
+                                  const std::function<void(int, std::uint64_t)>& gather) {
+  const Side& prev = sides_[t];
+  updates_.reset(prev.index.size(), omp_get_max_threads());
+  std::atomic<std::uint64_t> next_chunk{0};
   while (next_chunk.load() < chunks) {
     FirstFailure failure;
 #pragma omp parallel
@@ -463,7 +470,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
              (!has_barred_ || barred_updates_[thread].size() < kRoundBarredUpdates)) {
         const std::uint64_t c = next_chunk.fetch_add(1);
         if (c >= chunks) break;
-        gather(thread, c * kChunk, std::min(side.index.size(), (c + 1) * kChunk));
+        gather(thread, c);
       }
     });
     failure.rethrow();
@@ -481,7 +488,6 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         });
     if (has_barred_) apply_barred_updates(part, t, d);
   }
-  return decided.load();
 }
 
 // Called by one thread at a time for a position (UpdateBuckets::drain), so without atomics.

@@ -185,6 +185,11 @@ class UnitSolver {
   // Processes every position of `side` decided at exactly `d`; returns how many it decided
   // (pending ones included).
   std::uint64_t propagate(Part part, int side, int d, int cap);
+  // Calls gather(thread, chunk) for chunks 0 .. chunks - 1 on every thread, in rounds that end
+  // when a thread has gathered a round's updates; after each round its updates are applied to
+  // side t (the partner of the side gathered) at layer d, the main ones bucket by bucket.
+  void gather_in_rounds(Part part, int t, int d, std::uint64_t chunks,
+                        const std::function<void(int, std::uint64_t)>& gather);
   struct Scan {
     int quiet_moves = 0;  // moves that form no mill and so stay in the unit
     ExitSummary pure;

@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <stdexcept>
 
@@ -102,37 +103,42 @@ void UnitSolver::apply_barred_updates(Part part, int s, int d) {
 }
 
 std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
-  std::uint64_t decided = 0;
+  // Nodes a chunk: their moves are generated from scratch (no run of a shared mover's cows).
+  constexpr std::uint64_t kNodeChunk = 4096;
+  std::atomic<std::uint64_t> decided{0};
   for (int s = 0; s < num_sides(); ++s) {
     Side& side = sides_[s];
-    const int t = partner(s);
-    const SubspaceIndex& prev_index = sides_[t].index;
-    for (std::size_t k = 0; k < side.barred.size(); ++k) {
-      State& st = side.barred_states[k];
-      if (!decided_at(st, d)) continue;
-      ++decided;
-      if (d + 1 > cap) continue;
-      const bool lost = state::tag(st) == state::kLoss;
-      const Position pos = BarredKeys::position(side.index, side.barred[k].key(barred_codes_));
-      for_each_barred_pred(s, pos, side.barred[k].orbit(), [&](std::uint32_t node, int weight) {
-        if (lost)
-          win_barred(t, node, d);
-        else
-          refute_barred(part, t, node, d, weight);
-      });
-      // A node whose only bar was just set is also reached from main positions, by the mill
-      // that set it with its shot declined.
-      if (side.barred[k].mover_barred()) continue;
-      game_.for_each_unmove(pos, [&](Point, Point, Bitboard before) {
-        const std::uint64_t i = prev_index.index(before, pos.mover());
-        if (lost)
-          win_predecessor(t, i, d);
-        else
-          refute_predecessor(part, t, i, d, side.barred[k].orbit());
-      });
-    }
+    const SubspaceIndex& prev_index = sides_[partner(s)].index;
+    auto gather = [&](int thread, std::uint64_t chunk) {
+      std::uint64_t local = 0;
+      const std::uint64_t end =
+          std::min<std::uint64_t>(side.barred.size(), (chunk + 1) * kNodeChunk);
+      for (std::uint64_t k = chunk * kNodeChunk; k < end; ++k) {
+        State& st = side.barred_states[k];
+        if (!decided_at(st, d)) continue;
+        ++local;
+        if (d + 1 > cap) continue;
+        const bool lost = state::tag(st) == state::kLoss;
+        const Position pos = BarredKeys::position(side.index, side.barred[k].key(barred_codes_));
+        for_each_barred_pred(s, pos, side.barred[k].orbit(), [&](std::uint32_t node, int weight) {
+          barred_updates_[thread].push_back(
+              {node, lost ? BarredUpdate::kWin : static_cast<std::uint16_t>(weight)});
+        });
+        // A node whose only bar was just set is also reached from main positions, by the mill
+        // that set it with its shot declined.
+        if (side.barred[k].mover_barred()) continue;
+        const unsigned code =
+            lost ? UpdateBuckets::kWin : static_cast<unsigned>(side.barred[k].orbit());
+        game_.for_each_unmove(pos, [&](Point, Point, Bitboard before) {
+          updates_.add(thread, prev_index.index(before, pos.mover()), code);
+        });
+      }
+      decided.fetch_add(local, std::memory_order_relaxed);
+    };
+    gather_in_rounds(part, partner(s), d, (side.barred.size() + kNodeChunk - 1) / kNodeChunk,
+                     gather);
   }
-  return decided;
+  return decided.load();
 }
 
 void UnitSolver::win_barred(int s, std::uint32_t k, int d) {
