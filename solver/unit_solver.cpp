@@ -106,11 +106,11 @@ void UnitSolver::solve() {
 void UnitSolver::allocate(Part part) {
   for (Side& side : sides_) {
     const std::uint64_t n = side.index.size();
-    side.states.assign(n, state::kOpen);
-    side.layer_marks.assign((n + 63) / 64, 0);
-    side.exit_loss.assign(n, 0);
+    fill_in_parallel(side.states, n, state::kOpen);
+    fill_in_parallel(side.layer_marks, (n + 63) / 64, std::uint64_t{0});
+    fill_in_parallel(side.exit_loss, n, std::uint8_t{0});
     if (part == Part::kRule)
-      side.pure_start.assign(n, state::kOpen);
+      fill_in_parallel(side.pure_start, n, state::kOpen);
     else
       HugePageVector<State>().swap(side.pure_start);
   }
