@@ -29,13 +29,8 @@ def parse(name):
 
 
 def unit_name(m, o, h, k):
-    if h == 0 and k == 0:
-        return f"{max(m, o)}v{min(m, o)}" if m != o else f"{m}v{o}"
-    return f"{m}v{o}+{h}+{k}"
-
-
-def moving_unit(m, o):
-    return unit_name(max(m, o), min(m, o), 0, 0) if m >= o else unit_name(o, m, 0, 0)
+    """The unit of subspace MvO+H+K: a moving one is named by its side with more cows."""
+    return f"{max(m, o)}v{min(m, o)}" if h == 0 and k == 0 else f"{m}v{o}+{h}+{k}"
 
 
 def dependencies(name, shots_per_double_mill):
@@ -45,7 +40,7 @@ def dependencies(name, shots_per_double_mill):
         for a, b in {(m, o), (o, m)}:
             for shots in range(1, shots_per_double_mill + 1):
                 if b - shots >= MIN_COWS:
-                    deps.add(moving_unit(b - shots, a))
+                    deps.add(unit_name(b - shots, a, 0, 0))
         return deps
     for shots in range(0, shots_per_double_mill + 1):
         if shots > o or (shots > 0 and m + 1 < (3 if shots == 1 else 5)):
@@ -53,7 +48,7 @@ def dependencies(name, shots_per_double_mill):
         child = (o - shots, m + 1, k, h - 1)
         if child[0] + child[2] < MIN_COWS:
             continue
-        deps.add(moving_unit(child[0], child[1]) if child[2] == 0 and child[3] == 0 else unit_name(*child))
+        deps.add(unit_name(*child))
     return deps
 
 

@@ -64,9 +64,11 @@ struct HugePageAllocator {
 template <typename T>
 using HugePageVector = std::vector<T, HugePageAllocator<T>>;
 
-// Makes `v` n copies of `value`, written a chunk per thread.
+// Makes `v` n copies of `value`, written a chunk per thread (its old elements are not copied
+// where it grows).
 template <typename T>
 void fill_in_parallel(HugePageVector<T>& v, std::uint64_t n, T value) {
+  v.clear();
   v.resize(n);
   for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
     std::fill(v.begin() + static_cast<std::ptrdiff_t>(begin),
