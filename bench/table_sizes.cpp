@@ -2,12 +2,16 @@
 // "Table sizes"): every table of a folder re-encoded with the default tuning into another
 // folder, every entry of both read back and compared, and per subspace the bits per canonical
 // position of each stream before and after, the re-encoding's CPU seconds, and the totals.
+// The optional arguments replace the default tuning (TableTuning, db/table.h), to measure
+// another block size or zstd level on real tables.
 //
-// table_sizes <database folder> <output folder>   (the output folder must not exist)
+// table_sizes <database folder> <output folder> [value_block_log2 distance_block_log2
+//             value_level distance_level]   (the output folder must not exist)
 #include <time.h>
 
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "db/database.h"
@@ -41,7 +45,7 @@ void print_bits(const StreamBytes& b, std::uint64_t positions) {
   std::printf(")");
 }
 
-int run(const fs::path& in_folder, const fs::path& out_folder) {
+int run(const fs::path& in_folder, const fs::path& out_folder, const TableTuning& tuning) {
   if (fs::exists(out_folder)) throw std::runtime_error(out_folder.string() + " exists");
   fs::create_directories(out_folder);
   const Database source({in_folder});
@@ -57,7 +61,7 @@ int run(const fs::path& in_folder, const fs::path& out_folder) {
     const fs::path out_path = out_folder / table_file_name(s);
     double seconds = 0;
     {
-      TableWriter out(out_path, in.header());
+      TableWriter out(out_path, in.header(), tuning);
       for (std::uint64_t i = 0; i < n; i += chunk.size()) {
         const auto k = std::min<std::uint64_t>(chunk.size(), n - i);
         in.read(i, std::span(chunk.data(), k));
@@ -108,12 +112,21 @@ int run(const fs::path& in_folder, const fs::path& out_folder) {
 }  // namespace mora
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: table_sizes <database folder> <new output folder>\n");
+  if (argc != 3 && argc != 7) {
+    std::fprintf(stderr,
+                 "usage: table_sizes <database folder> <new output folder> [value_block_log2 "
+                 "distance_block_log2 value_level distance_level]\n");
     return 2;
   }
   try {
-    return mora::run(argv[1], argv[2]);
+    mora::TableTuning tuning;
+    if (argc == 7) {
+      tuning.value_block_positions = 1u << std::stoi(argv[3]);
+      tuning.distance_block_positions = 1u << std::stoi(argv[4]);
+      tuning.value_level = std::stoi(argv[5]);
+      tuning.distance_level = std::stoi(argv[6]);
+    }
+    return mora::run(argv[1], argv[2], tuning);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "table_sizes: %s\n", e.what());
     return 1;

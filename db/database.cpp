@@ -163,20 +163,32 @@ const Database::Table& Database::table_for(const Position& pos) const {
 
 Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int other_in_hand) const {
   const Table& t = table_for(mover, other, mover_in_hand, other_in_hand);
-  return t.reader->probe(t.index.index(mover, other));
+  const Entry stored = t.reader->probe(t.index.index(mover, other));
+  if (stored.wdl != Wdl::kLoss || !t.reader->header().win_distances_only()) return stored;
+  Position pos;
+  pos.cows = {mover, other};
+  pos.in_hand = {static_cast<std::uint8_t>(mover_in_hand),
+                 static_cast<std::uint8_t>(other_in_hand)};
+  const Entry e = entry_from_successors(pos);
+  if (e.wdl != stored.wdl || e.rule != stored.rule)
+    throw TableError(t.reader->path().string() + ": a loss whose successors say " +
+                     wdl_name(e.wdl) + " (under the rule " + rule_wdl_name(e.rule) +
+                     "): the tables disagree (damaged, or of other programs)");
+  return e;
 }
 
 Entry Database::entry(const Position& pos) const {
   const Color us = pos.side_to_move;
   if (!pos.has_bars())
     return entry(pos.mover(), pos.other(), pos.in_hand[us], pos.in_hand[opposite(us)]);
-  if (rules_.mill_reforming != MillReforming::kNotSameMillNextMove) return barred_entry(pos);
+  if (rules_.mill_reforming != MillReforming::kNotSameMillNextMove)
+    return entry_from_successors(pos);
   // mssa-1: a bar that forbids nothing is the position without it; the others are stored
   // where a declined shot can set a bar inside the unit, and derived elsewhere.
   const Position p = game_.without_idle_bar(pos);
   if (!p.has_bars()) return entry(p.mover(), p.other());
   const Table& t = table_for(p);
-  if (!t.reader->header().has_barred) return barred_entry(p);
+  if (!t.reader->header().has_barred) return entry_from_successors(p);
   const BarredKeys::Canonical c = barred_keys_->canonical(
       t.index, p.mover(), p.other(), p.bars[us].lines, p.bars[opposite(us)].lines);
   if (const Entry* e = t.reader->find_barred(c.key)) return *e;
@@ -185,7 +197,7 @@ Entry Database::entry(const Position& pos) const {
                    "program, or a bar the position cannot have)");
 }
 
-Entry Database::barred_entry(const Position& pos) const {
+Entry Database::entry_from_successors(const Position& pos) const {
   SuccessorFold fold(rules_.ply_limit, game_.ply_counts(pos));
   MoveList list;
   game_.generate(pos, list);
@@ -315,14 +327,14 @@ RuleWdl Database::probe_rule_wdl(const Position& pos) const {
   const RuleWdl at_zero = t.reader->probe_rule_wdl(i);
   const bool decided = at_zero == RuleWdl::kWin || at_zero == RuleWdl::kLoss;
   if (!decided || !game_.ply_counts(p) || p.plies_since_mill == 0) return at_zero;
-  if (t.reader->header().wdl_only)
+  if (t.reader->header().wdl_only())
     throw DistancesNotInFolder(
         t.reader->path().string() + ": the value under the ply limit at count " +
         std::to_string(p.plies_since_mill) +
         " needs the plies to the next mill (at count 0 it is " + rule_wdl_name(at_zero) +
         "), which are not in this folder: the table holds the win/draw/loss only (written by "
         "`morabaraba export --streams wdl`); probe at count 0, or a full folder");
-  return at_count(t.reader->probe(i), p).rule;
+  return at_count(entry(p), p).rule;
 }
 
 Wdl Database::barred_wdl(const Position& pos) const {

@@ -117,7 +117,8 @@ class Database {
                               int max_plies = 1000) const;
 
   // The entry stored for the position of `mover` and `other` cows (the mover to move) with
-  // these cows in hand.
+  // these cows in hand; a loss's distance and plies to the next mill in a table of win
+  // distances only (TableContents::kWinDistances) from its successors, all of them stored wins.
   Entry entry(Bitboard mover, Bitboard other, int mover_in_hand = 0, int other_in_hand = 0) const;
   // The entry of `pos` at count 0: stored (mssa-1's barred positions where a side has five
   // cows or more, in the barred section), or for another position with a bar derived from the
@@ -133,10 +134,11 @@ class Database {
   // The outcome of pos by cows, blocking or a full board, after checking that the database
   // covers it; pure values ignore the ply limit.
   Outcome covered_outcome(const Position& pos) const;
-  // A barred position's entry: its successors folded (SuccessorFold), each itself stored or,
-  // when it still carries a bar, derived the same way; every bar it meets is one unit lower,
-  // one ply from lapsing or stored, so the recursion ends.
-  Entry barred_entry(const Position& pos) const;
+  // A position's entry from its successors folded (SuccessorFold), each itself stored or, for
+  // a position with bars, derived the same way; every bar it meets is one unit lower, one ply
+  // from lapsing or stored, so the recursion ends. For a stored loss, every successor is a
+  // stored win.
+  Entry entry_from_successors(const Position& pos) const;
   // The pure value of a position with bars as entry() finds it, from the wdl streams only: the
   // barred section's, or the best of its successors' values (the pure part of SuccessorFold).
   Wdl barred_wdl(const Position& pos) const;

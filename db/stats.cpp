@@ -18,6 +18,7 @@ TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
   TableStats st;
   st.canonical_positions = table.header().num_positions;
   st.has_rule_part = table.header().has_rule_part;
+  st.loss_distances_stored = !table.header().win_distances_only();
   std::vector<Entry> chunk;
   for (std::uint64_t begin = 0; begin < st.canonical_positions; begin += kChunk) {
     chunk.resize(std::min(kChunk, st.canonical_positions - begin));
@@ -33,8 +34,10 @@ TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
           count(st.win_distances, e.distance, w);
           break;
         case Wdl::kLoss:
-          if (!st.loss || e.distance > st.max_loss_distance()) st.longest_loss_index = begin + k;
           st.loss += w;
+          if (!st.loss_distances_stored) break;
+          if (st.loss == w || e.distance > st.max_loss_distance())
+            st.longest_loss_index = begin + k;
           count(st.loss_distances, e.distance, w);
           break;
         case Wdl::kDraw:
@@ -43,7 +46,7 @@ TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
       }
       if (!st.has_rule_part) continue;
       st.rule_counts[static_cast<int>(e.rule)] += w;
-      if (e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss)
+      if (e.rule == RuleWdl::kWin || (e.rule == RuleWdl::kLoss && st.loss_distances_stored))
         count(st.plies_to_mill, e.plies_to_mill, w);
     }
   }

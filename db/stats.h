@@ -19,6 +19,9 @@ struct TableStats {
   bool has_rule_part = false;
   std::uint64_t rule_counts[5] = {};         // by RuleWdl
   std::vector<std::uint64_t> plies_to_mill;  // over rule wins and losses
+  // False for a table of win distances only (TableContents::kWinDistances): loss_distances and
+  // longest_loss_index are left empty and 0, plies_to_mill is over rule wins only.
+  bool loss_distances_stored = true;
   // The first canonical index of the longest win and of the longest loss (0 if none).
   std::uint64_t longest_win_index = 0, longest_loss_index = 0;
   int max_win_distance() const { return largest(win_distances); }

@@ -48,16 +48,29 @@ struct BarredEntry {
   Entry entry;
 };
 
+// Which values a table stores beside the win/draw/loss and the rule flag (docs/FORMAT.md).
+enum class TableContents : std::uint8_t {
+  kFull,  // what the solver writes: every stream for every position that has a value
+  // The distance and the plies to the next mill of wins only, as `morabaraba export --streams
+  // win-distances` writes (export_table()): those of a loss follow from its successors, every
+  // one a win for the other side, which Database::entry() folds. TableReader::probe() and
+  // read() give a loss's distance and plies to mill as 0.
+  kWinDistances,
+  // The value streams only, wdl and with the rule part the rule flag: a WDL-only table, as
+  // `morabaraba export --streams wdl` writes, which probe_wdl() and read_values() read and
+  // probe() and read() refuse.
+  kWdlOnly,
+};
+
 struct TableHeader {
   Rules rules;
   Subspace subspace;
   std::uint64_t num_positions = 0;  // canonical positions, == SubspaceIndex::size()
   bool has_rule_part = false;       // rules.ply_limit > 0
   bool has_barred = false;          // the file ends with the barred section (docs/FORMAT.md)
-  // The value streams only, wdl and with the rule part the rule flag: a WDL-only table, as
-  // `morabaraba export --streams wdl` writes (export_wdl_table(), docs/FORMAT.md), which
-  // probe_wdl() and read_values() read and probe() and read() refuse.
-  bool wdl_only = false;
+  TableContents contents = TableContents::kFull;
+  bool wdl_only() const { return contents == TableContents::kWdlOnly; }
+  bool win_distances_only() const { return contents == TableContents::kWinDistances; }
 };
 
 // The per-position value streams of a file (docs/FORMAT.md), a row each in kStreamSpecs
@@ -176,11 +189,14 @@ class TableReader {
   std::unique_ptr<Impl> impl_;
 };
 
-// Writes to `to` the WDL-only table of the table at `from` (TableHeader::wdl_only): its value
-// streams, the rule flag where it has the rule part, and its barred section, which mssa-1's
-// probes of positions with bars read, whole; through TableWriter, so the file is written
-// atomically and checked like any table. Throws TableError naming the file at fault.
-void export_wdl_table(const std::filesystem::path& from, const std::filesystem::path& to);
+// Writes to `to` the table at `from`, a full one, with only what `contents` keeps
+// (TableContents; not kFull): WDL-only, its value streams, the rule flag where it has the rule
+// part, and its barred section, which mssa-1's probes of positions with bars read, whole; with
+// win distances only, the distance and plies to mill of its wins beside those (refused for the
+// presets with bars, whose barred successors are not stored). Through TableWriter, so the file
+// is written atomically and checked like any table. Throws TableError naming the file at fault.
+void export_table(const std::filesystem::path& from, const std::filesystem::path& to,
+                  TableContents contents);
 
 struct TableError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -1,6 +1,5 @@
-// export_wdl_table(): a table's value streams (StreamSpec::value) re-encoded into a WDL-only
-// table by the writer, whose default tuning the solver's tables have, so that they come out as
-// they were.
+// export_table(): a full table re-encoded with fewer of its values, by the writer, whose
+// default tuning the solver's tables have, so that the streams it keeps come out as they were.
 #include <algorithm>
 #include <vector>
 
@@ -8,19 +7,31 @@
 
 namespace mora {
 
-void export_wdl_table(const std::filesystem::path& from, const std::filesystem::path& to) {
+void export_table(const std::filesystem::path& from, const std::filesystem::path& to,
+                  TableContents contents) {
   const TableReader reader(from);
   reader.check();  // every block and the barred section, before anything is copied
   TableHeader header = reader.header();
-  if (header.wdl_only)
-    throw TableError(from.string() + ": a WDL-only table already; copy it as it is");
-  header.wdl_only = true;
+  if (header.contents != TableContents::kFull)
+    throw TableError(from.string() +
+                     ": not a full table (written by export already); export "
+                     "from the solver's folder");
+  if (contents == TableContents::kWinDistances &&
+      header.rules.mill_reforming != MillReforming::kAllowed)
+    throw TableError(from.string() + ": rules '" + header.rules.name +
+                     "' bar re-forming a mill, and the positions with bars that follow a loss "
+                     "are not stored: their tables keep the distances of losses (export "
+                     "--streams wdl, or the full folder)");
+  header.contents = contents;
   TableWriter writer(to, header);
   constexpr std::uint64_t kChunk = 1 << 20;
   std::vector<Entry> chunk;
   for (std::uint64_t begin = 0; begin < header.num_positions; begin += kChunk) {
     chunk.resize(std::min(kChunk, header.num_positions - begin));
-    reader.read_values(begin, chunk);  // the distance streams are not decoded
+    if (contents == TableContents::kWdlOnly)
+      reader.read_values(begin, chunk);  // the distance streams are not decoded
+    else
+      reader.read(begin, chunk);
     writer.append(chunk);
   }
   if (header.has_barred) {

@@ -29,6 +29,7 @@ constexpr std::size_t kNameBytes = 32;
 constexpr std::uint32_t kFlagRulePart = 1;
 constexpr std::uint32_t kFlagBarred = 2;
 constexpr std::uint32_t kFlagWdlOnly = 4;
+constexpr std::uint32_t kFlagWinDistances = 8;
 
 // Header field offsets (docs/FORMAT.md, "Header").
 constexpr std::size_t kOffVersion = 8, kOffHeaderBytes = 12, kOffHeaderChecksum = 16,
@@ -86,19 +87,23 @@ constexpr std::uint64_t spread(std::uint32_t bits) {
 
 }  // namespace
 
-std::size_t count_held(const std::uint8_t* wdl, const std::uint8_t* flags, std::size_t from,
-                       std::size_t to) {
+std::size_t count_held(Compaction c, const std::uint8_t* wdl, const std::uint8_t* flags,
+                       std::size_t from, std::size_t to) {
+  const bool wins = c == Compaction::kWins || c == Compaction::kRuleWins;
+  if (!told_by_rule_flag(c)) flags = nullptr;
   const auto held = [&](std::size_t j) {
     const unsigned w = (wdl[j / 4] >> (2 * (j % 4))) & 3;
-    return w != static_cast<unsigned>(Wdl::kDraw) && !(flags && (flags[j / 8] >> (j % 8)) & 1);
+    return (wins ? w == static_cast<unsigned>(Wdl::kWin)
+                 : w != static_cast<unsigned>(Wdl::kDraw)) &&
+           !(flags && (flags[j / 8] >> (j % 8)) & 1);
   };
   std::size_t n = 0, j = from;
   for (; j < to && j % 32; ++j) n += held(j);
   constexpr std::uint64_t kLow = 0x5555555555555555ull;
   for (; j + 32 <= to; j += 32) {
     const std::uint64_t x = get<std::uint64_t>(wdl + j / 4);
-    // A draw is code 01: low bit set, high bit clear; code 3 never occurs.
-    std::uint64_t decided = ~(x & ~(x >> 1)) & kLow;
+    // A draw is code 01: low bit set, high bit clear; a win 10; code 3 never occurs.
+    std::uint64_t decided = (wins ? (x >> 1) & ~x : ~(x & ~(x >> 1))) & kLow;
     if (flags) decided &= ~spread(get<std::uint32_t>(flags + j / 8));
     n += static_cast<std::size_t>(std::popcount(decided));
   }
@@ -170,9 +175,10 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header, bool barred
   std::uint8_t* p = out.data();
   const std::size_t header_bytes = kFixedHeaderBytes + kStreamBytes * streams.size();
   std::memcpy(p, kMagic.data(), kMagic.size());
-  put<std::uint32_t>(p + kOffVersion, header.wdl_only     ? kVersionWdlOnly
-                                      : header.has_barred ? kVersion
-                                                          : kVersionWithoutBarred);
+  put<std::uint32_t>(p + kOffVersion, header.wdl_only()             ? kVersionWdlOnly
+                                      : header.win_distances_only() ? kVersionWinDistances
+                                      : header.has_barred           ? kVersion
+                                                                    : kVersionWithoutBarred);
   put<std::uint32_t>(p + kOffHeaderBytes, static_cast<std::uint32_t>(header_bytes));
   put<std::uint64_t>(p + kOffPositions, header.num_positions);
   put<std::uint32_t>(p + kOffIndexScheme, kIndexScheme);
@@ -191,7 +197,8 @@ std::vector<std::uint8_t> encode_metadata(const TableHeader& header, bool barred
   p[kOffPlyLimit + 3] = static_cast<std::uint8_t>(r.mill_reforming);
   put<std::uint32_t>(p + kOffFlags, (header.has_rule_part ? kFlagRulePart : 0) |
                                         (header.has_barred ? kFlagBarred : 0) |
-                                        (header.wdl_only ? kFlagWdlOnly : 0));
+                                        (header.wdl_only() ? kFlagWdlOnly : 0) |
+                                        (header.win_distances_only() ? kFlagWinDistances : 0));
   std::memcpy(p + kOffName, r.name.data(), r.name.size());
   put<std::uint32_t>(p + kOffNumStreams, static_cast<std::uint32_t>(streams.size()));
   p[kOffBoard] = static_cast<std::uint8_t>(r.board);
@@ -261,10 +268,15 @@ void decode_header(const ReadAt& read_at, std::uint64_t size, BarredExpected bar
   TableHeader& header = out.header;
   header.num_positions = get<std::uint64_t>(p + kOffPositions);
   const auto flags = get<std::uint32_t>(p + kOffFlags);
-  if (flags & ~(kFlagRulePart | kFlagBarred | kFlagWdlOnly)) fail("unknown header flags");
+  if (flags & ~(kFlagRulePart | kFlagBarred | kFlagWdlOnly | kFlagWinDistances))
+    fail("unknown header flags");
+  if ((flags & kFlagWdlOnly) && (flags & kFlagWinDistances))
+    fail("header flags of a WDL-only table and of one with win distances at once");
   header.has_rule_part = flags & kFlagRulePart;
   header.has_barred = flags & kFlagBarred;
-  header.wdl_only = flags & kFlagWdlOnly;
+  header.contents = flags & kFlagWdlOnly        ? TableContents::kWdlOnly
+                    : flags & kFlagWinDistances ? TableContents::kWinDistances
+                                                : TableContents::kFull;
   header.subspace = {p[kOffSubspace], p[kOffSubspace + 1], p[kOffSubspace + 2],
                      p[kOffSubspace + 3]};
   Rules& r = header.rules;
@@ -285,11 +297,15 @@ void decode_header(const ReadAt& read_at, std::uint64_t size, BarredExpected bar
     fail("rule options do not match the rules fingerprint");
   if (header.has_barred && !barred_expected(r, header.subspace))
     fail(barred_flag_error(header, false));
-  if (header.wdl_only != (version == kVersionWdlOnly))
+  if (header.wdl_only() != (version == kVersionWdlOnly))
     fail("format version " + std::to_string(version) +
-         (header.wdl_only ? " with the WDL-only flag, which version 5 introduced"
-                          : " without the WDL-only flag that it is written for"));
-  if (!header.wdl_only && header.has_barred != (version >= kVersion))
+         (header.wdl_only() ? " with the WDL-only flag, which version 5 introduced"
+                            : " without the WDL-only flag that it is written for"));
+  if (header.win_distances_only() != (version == kVersionWinDistances))
+    fail("format version " + std::to_string(version) +
+         (header.win_distances_only() ? " with the win-distances flag, which version 6 introduced"
+                                      : " without the win-distances flag that it is written for"));
+  if (header.contents == TableContents::kFull && header.has_barred != (version >= kVersion))
     fail("format version " + std::to_string(version) +
          (header.has_barred ? " with a barred section, which version 4 introduced"
                             : " without the barred section that it is written for"));

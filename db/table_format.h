@@ -24,7 +24,8 @@ constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'T', 'B', 'L', '\x1a
 constexpr std::uint32_t kVersion = 4;               // written for full tables with a barred section
 constexpr std::uint32_t kVersionWithoutBarred = 3;  // written for the others, as before version 4
 constexpr std::uint32_t kVersionWdlOnly = 5;        // WDL-only tables, with a barred section or not
-constexpr std::uint32_t kNewestVersion = kVersionWdlOnly;
+constexpr std::uint32_t kVersionWinDistances = 6;   // tables of win distances only
+constexpr std::uint32_t kNewestVersion = kVersionWinDistances;
 constexpr std::uint32_t kOldestVersion = 1;  // the oldest the reader reads
 constexpr std::uint32_t kIndexScheme = 1;    // SubspaceIndex's ordering of positions
 constexpr std::size_t kFixedHeaderBytes = 112;
@@ -118,10 +119,10 @@ inline bool compacted(std::uint32_t version) {
   return version >= 3;
 }
 // How many of the positions [from, to) of a decoded wdl block hold a value in a stream of
-// Compaction::kDecided (flags == nullptr) or, with the rule-flag block of the same positions,
-// of Compaction::kRuleDecided. Word at a time: a probe counts up to a whole block.
-std::size_t count_held(const std::uint8_t* wdl, const std::uint8_t* flags, std::size_t from,
-                       std::size_t to);
+// compaction c (not kNone), given the rule-flag block of the same positions where
+// told_by_rule_flag(c). Word at a time: a probe counts up to a whole block.
+std::size_t count_held(Compaction c, const std::uint8_t* wdl, const std::uint8_t* flags,
+                       std::size_t from, std::size_t to);
 
 struct StreamLayout {
   TableStream kind;

@@ -106,7 +106,7 @@ struct TableReader::Impl {
 
   // Whole entries need the distance streams, which a WDL-only table leaves out.
   void check_full() const {
-    if (header.wdl_only)
+    if (header.wdl_only())
       throw DistancesNotInFolder(
           path.string() +
           ": distances are not in this folder: the table holds the win/draw/loss only (written "
@@ -161,7 +161,7 @@ struct TableReader::Impl {
 
   // How positions hold values in stream `kind` of this file: every one, or compacted.
   Compaction compaction(TableStream kind) const {
-    return compacted ? spec_of(kind).compaction : Compaction::kNone;
+    return compacted ? compaction_in(spec_of(kind), header.contents) : Compaction::kNone;
   }
 
   // The values block b of stream s holds: one per position, or in a compacted stream one per
@@ -204,13 +204,13 @@ struct TableReader::Impl {
   // the value streams.
   std::size_t held(Compaction c, std::uint64_t lo, std::uint64_t hi) const {
     const Stream& w = stream(TableStream::kWdl);
-    const Stream* f = c == Compaction::kRuleDecided ? &stream(TableStream::kRuleFlag) : nullptr;
+    const Stream* f = told_by_rule_flag(c) ? &stream(TableStream::kRuleFlag) : nullptr;
     std::size_t n = 0;
     for (std::uint64_t b = lo / w.block_positions; lo < hi; ++b) {
       const std::uint64_t first = b * w.block_positions;
       const std::uint64_t to = std::min(hi, first + w.block_positions);
       const std::uint8_t* flags = f ? block(*f, b).data() : nullptr;
-      n += count_held(block(w, b).data(), flags, lo - first, to - first);
+      n += count_held(c, block(w, b).data(), flags, lo - first, to - first);
       lo = to;
     }
     return n;
@@ -343,7 +343,7 @@ Entry TableReader::probe(std::uint64_t index) const {
     // Versions 2 on store nothing a probe needs for the positions a compacted stream leaves
     // out (a draw's distance, the plies to mill of other rule values than win and loss): their
     // blocks are not decoded.
-    if (m.relative && !holds_value(spec.compaction, e)) continue;
+    if (m.relative && !holds_value(compaction_in(spec, m.header.contents), e)) continue;
     m.set(spec, e, m.value(s, index), index);
   }
   return e;

@@ -24,6 +24,10 @@ enum class Compaction : std::uint8_t {
   kNone,         // every position
   kDecided,      // the positions whose wdl is not a draw
   kRuleDecided,  // the rule wins and losses: decided, the rule flag clear
+  // In tables of win distances only (TableContents::kWinDistances), for kDecided and
+  // kRuleDecided:
+  kWins,      // the wins
+  kRuleWins,  // the rule wins: wins, the rule flag clear
 };
 
 inline bool holds_value(Compaction c, const Entry& e) {
@@ -32,9 +36,18 @@ inline bool holds_value(Compaction c, const Entry& e) {
       return e.wdl != Wdl::kDraw;
     case Compaction::kRuleDecided:
       return has_plies_to_mill(e.rule);
+    case Compaction::kWins:
+      return e.wdl == Wdl::kWin;
+    case Compaction::kRuleWins:
+      return e.rule == RuleWdl::kWin;
     default:
       return true;
   }
+}
+
+// Whether the positions of compaction c are told by the rule flag beside the wdl stream.
+inline bool told_by_rule_flag(Compaction c) {
+  return c == Compaction::kRuleDecided || c == Compaction::kRuleWins;
 }
 
 struct StreamSpec {
@@ -93,6 +106,14 @@ inline constexpr std::array<StreamSpec, kNumTableStreams> kStreamSpecs = {{
      }},
 }};
 
+// The compaction of a stream of `spec` in a table of version 3 on that holds `contents`.
+inline Compaction compaction_in(const StreamSpec& spec, TableContents contents) {
+  if (contents != TableContents::kWinDistances) return spec.compaction;
+  return spec.compaction == Compaction::kDecided       ? Compaction::kWins
+         : spec.compaction == Compaction::kRuleDecided ? Compaction::kRuleWins
+                                                       : spec.compaction;
+}
+
 constexpr bool specs_in_kind_order() {
   for (std::size_t k = 0; k < kStreamSpecs.size(); ++k)
     if (static_cast<std::size_t>(kStreamSpecs[k].kind) != k) return false;
@@ -106,7 +127,7 @@ inline const StreamSpec& spec_of(TableStream kind) {
 
 // Whether a table with this header holds the stream.
 inline bool holds_stream(const StreamSpec& s, const TableHeader& h) {
-  return (!s.rule_part || h.has_rule_part) && (s.value || !h.wdl_only);
+  return (!s.rule_part || h.has_rule_part) && (s.value || !h.wdl_only());
 }
 
 // Calls f(std::integral_constant<std::size_t, k>) for the stream of kind k, so that f can take

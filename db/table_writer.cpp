@@ -222,7 +222,7 @@ void TableWriter::append(std::span<const Entry> entries) {
   // ignores them.
   for (std::size_t k = 0; k < entries.size(); ++k) {
     const Entry& e = entries[k];
-    if (!storable(e, m.header.has_rule_part, !m.header.wdl_only))
+    if (!storable(e, m.header.has_rule_part, !m.header.wdl_only()))
       m.fail("entry " + std::to_string(m.appended + k) + " cannot be stored: wdl " +
              std::to_string(static_cast<int>(e.wdl)) + ", distance " + std::to_string(e.distance) +
              ", rule " + std::to_string(static_cast<int>(e.rule)) + ", plies to mill " +
@@ -232,8 +232,9 @@ void TableWriter::append(std::span<const Entry> entries) {
   for (auto& s : m.streams) {
     with_spec(s.index.layout.kind, [&](auto kind) {
       constexpr const StreamSpec& spec = kStreamSpecs[kind];
+      const Compaction c = compaction_in(spec, m.header.contents);
       m.push(
-          s, entries, [](const Entry& e) { return holds_value(spec.compaction, e); },
+          s, entries, [c](const Entry& e) { return holds_value(c, e); },
           [](const Entry& e) { return spec.stored(e); });
     });
   }

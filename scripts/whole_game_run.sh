@@ -9,8 +9,9 @@
 # resumes (the solver's checkpoints) and switching MORABARABA between starts is fine (tables are
 # byte-identical across builds). When the solve has finished, it writes into RUN_DIR/after/:
 # the test vectors, RESULTS.md's tables, the start's probes, `check` and `verify --sample` of the
-# folder. Each file is written only when its step succeeds (its time and stderr go to NAME.log)
-# and a step whose file exists is skipped, so a rerun does only what is missing.
+# folder, and its export of win distances (RUN_DIR/win-distances), the folder to keep. Each
+# file is written only when its step succeeds (its time and stderr go to NAME.log) and a step
+# whose file exists is skipped, so a rerun does only what is missing.
 #
 # Keep RUN_DIR and MORABARABA outside the work tree (a copy of build/bin/morabaraba, so that a
 # rebuild does not change the binary under a running solve), and start it detached:
@@ -18,7 +19,7 @@
 #     > /dev/null 2>&1 &
 set -uo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 run_dir=$1
@@ -56,4 +57,8 @@ step start-moves.txt "$mora" probe --db db --moves "$start"
 step start.json "$mora" probe --db db --json --moves "$start"
 step check.txt "$mora" check --db db
 step verify.txt "$mora" verify --db db --sample 0.00002 --seed 1
+# The folder to keep: win distances only (docs/FORMAT.md), which must answer as the full one.
+step win-distances.txt "$mora" export --db db --to win-distances --streams win-distances -q
+step start-win-distances.json "$mora" probe --db win-distances --json --moves "$start"
+step same-answers.txt cmp after/start.json after/start-win-distances.json
 echo "=== $(stamp) done" >> run.log

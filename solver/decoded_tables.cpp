@@ -10,6 +10,13 @@ namespace mora::solver {
 const DecodedTable& DecodedTables::load(const Board& board, const TableReader& reader) {
   const Subspace s = reader.header().subspace;
   if (const auto it = tables_.find(s); it != tables_.end()) return it->second;
+  // A table of win distances only gives losses without their distances, which only a probe
+  // through Database derives: solving and verifying read whole tables, and need full ones.
+  if (reader.header().win_distances_only())
+    throw TableError(reader.path().string() +
+                     ": a table of win distances only (written by export --streams "
+                     "win-distances), whose losses' distances are not stored: solve and verify "
+                     "need the full tables it was exported from");
   std::vector<Entry> entries(reader.header().num_positions);
   // Decompressing is most of loading a table: on every thread.
   for_chunks(entries.size(), [&](std::uint64_t begin, std::uint64_t end) {

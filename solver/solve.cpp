@@ -207,11 +207,13 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
             "database folder '" + folder.string() + "' holds tables solved with rules '" +
             reader.header().rules.name + "' (" + file.path().filename().string() + "), not '" +
             rules.name + "'");
-      if (reader.header().wdl_only)
-        throw std::invalid_argument("database folder '" + folder.string() +
-                                    "' holds WDL-only tables (" + file.path().filename().string() +
-                                    ", written by export), which a solve cannot build on: solve "
-                                    "into a folder of full tables");
+      if (reader.header().contents != TableContents::kFull)
+        throw std::invalid_argument(
+            "database folder '" + folder.string() + "' holds tables of " +
+            (reader.header().wdl_only() ? "the win/draw/loss only (" : "win distances only (") +
+            file.path().filename().string() +
+            ", written by export), which a solve cannot build on: solve "
+            "into a folder of full tables");
     } catch (const NewerTableVersion& e) {
       // Not an unfinished table to solve again: a newer program's work, or damage to look at.
       throw NewerTableVersion(std::string(e.what()) +

@@ -219,7 +219,10 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
       for (std::uint64_t i = begin; i < end; ++i) {
         if (!in_sample(sample, s, i, n)) continue;
         const Position pos = position_at(index, s, i);
-        findings.compare(s, i, pos, table->probe(i), recompute(db.game(), stored, pos));
+        // Through the database, which derives a loss's distance in a table of win distances
+        // only (then checked as its wins are, by the values its successors fold to).
+        const Entry e = db.entry(pos.mover(), pos.other(), s.mover_in_hand, s.other_in_hand);
+        findings.compare(s, i, pos, e, recompute(db.game(), stored, pos));
         ++mine;
       }
       checked += mine;
@@ -246,8 +249,14 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
   if (sample && !(sample->fraction > 0 && sample->fraction <= 1))
     throw std::invalid_argument("the sampled fraction must be above 0 and at most 1");
   Findings findings(db.game().board(), db.rules().ply_limit > 0, max_listed);
-  if (sample && sample->fraction < 1)
-    verify_sample(db, subspaces, *sample, progress, findings, report);
+  // Tables of win distances only are read through the database's probes, which derive their
+  // losses' distances; verify_all() decodes whole tables, which need every value.
+  const bool derived = std::ranges::any_of(subspaces, [&](const Subspace& s) {
+    const TableReader* t = db.table(s);
+    return t && t->header().win_distances_only();
+  });
+  if (derived || (sample && sample->fraction < 1))
+    verify_sample(db, subspaces, sample.value_or(VerifySample{1.0, 0}), progress, findings, report);
   else
     verify_all(db, subspaces, progress, findings, report);
   findings.report_to(report);

@@ -1,6 +1,7 @@
-// WDL-only tables (export_wdl_table, `morabaraba export --streams wdl`): every value the
-// exported folders of the probe_db fixture answer is the source's, positions with bars too, and
-// whatever needs a distance is refused with a message that says why.
+// Exported tables (export_table, `morabaraba export`): every value the exported folders of the
+// probe_db fixture answer is the source's. WDL-only folders: positions with bars too, and
+// whatever needs a distance is refused with a message that says why. Folders of win distances
+// only: every probe, distances of losses too, found from their successors.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -16,14 +17,16 @@ namespace {
 namespace fs = std::filesystem;
 using testing::probe_db;
 
-// The WDL-only copy of fixture folder `name`, in a fresh temporary folder.
-fs::path exported(const std::string& name) {
-  const fs::path to = fs::temp_directory_path() / ("mora_export_test_" + name);
+// The WDL-only copy (or the copy of `contents`) of fixture folder `name`, in a fresh
+// temporary folder.
+fs::path exported(const std::string& name, TableContents contents = TableContents::kWdlOnly) {
+  const fs::path to = fs::temp_directory_path() / ("mora_export_test_" + name + "_" +
+                                                   std::to_string(static_cast<int>(contents)));
   fs::remove_all(to);
   fs::create_directories(to);
   for (const auto& file : fs::directory_iterator(probe_db(name)))
     if (file.path().extension() == ".mtb")
-      export_wdl_table(file.path(), to / file.path().filename());
+      export_table(file.path(), to / file.path().filename(), contents);
   return to;
 }
 
@@ -47,8 +50,8 @@ void expect_same_wdl(const std::string& name, const std::vector<Position>& barre
   for (const Subspace& s : source.subspaces()) {
     const TableReader& full = *source.table(s);
     const TableReader& small = *wdl.table(s);
-    EXPECT_TRUE(small.header().wdl_only);
-    EXPECT_FALSE(full.header().wdl_only);
+    EXPECT_TRUE(small.header().wdl_only());
+    EXPECT_FALSE(full.header().wdl_only());
     EXPECT_LT(std::filesystem::file_size(small.path()), std::filesystem::file_size(full.path()));
     for (const auto& info : small.streams())
       EXPECT_TRUE(info.stream == TableStream::kWdl || info.stream == TableStream::kRuleFlag);
@@ -200,9 +203,91 @@ TEST(Export, NoRuleValueWithoutAPlyLimit) {
                std::invalid_argument);
 }
 
+void expect_same_probe(const Database& source, const Database& small, const Position& pos) {
+  const ProbeResult want = source.probe(pos), got = small.probe(pos);
+  const std::string text = to_string(pos, source.game().board());
+  ASSERT_EQ(got.wdl, want.wdl) << text;
+  ASSERT_EQ(got.distance, want.distance) << text;
+  ASSERT_EQ(got.rule, want.rule) << text;
+  ASSERT_EQ(got.plies_to_mill, want.plies_to_mill) << text;
+}
+
+// Every probe of a folder of win distances only is the full folder's: positions of every table
+// at counts from 0 to the limit, the moves of some and a best line under both metrics.
+void expect_same_probes(const std::string& name) {
+  const Database source({probe_db(name)});
+  const Database small({exported(name, TableContents::kWinDistances)});
+  ASSERT_EQ(source.subspaces(), small.subspaces());
+  const Game& game = source.game();
+  const int limit = source.rules().ply_limit;
+  std::uint64_t losses = 0, smaller = 0;
+  for (const Subspace& s : source.subspaces()) {
+    const TableReader& full = *source.table(s);
+    const TableReader& wins = *small.table(s);
+    EXPECT_TRUE(wins.header().win_distances_only());
+    wins.check();
+    smaller += fs::file_size(wins.path()) < fs::file_size(full.path());
+    const SubspaceIndex index(game.board(), s);
+    const std::uint64_t step = std::max<std::uint64_t>(1, index.size() / 2000);
+    for (std::uint64_t i = 0; i < index.size(); i += step) {
+      Position pos = index.position(i);
+      if (game.outcome(pos) != Outcome::kOngoing) continue;
+      losses += full.probe(index.index(pos.mover(), pos.other())).wdl == Wdl::kLoss;
+      for (const int count : {0, 1, limit / 2, limit}) {
+        if (count > 0 && (limit == 0 || !game.ply_counts(pos))) break;
+        pos.plies_since_mill = static_cast<std::uint16_t>(count);
+        expect_same_probe(source, small, pos);
+        if (limit) {
+          ASSERT_EQ(small.probe_rule_wdl(pos), source.probe(pos).rule);
+        }
+      }
+      if (i % (97 * step) == 0) {
+        const auto want = source.moves(pos), got = small.moves(pos);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+          EXPECT_EQ(got[k].first, want[k].first);
+          EXPECT_EQ(got[k].second.distance, want[k].second.distance);
+        }
+      }
+    }
+  }
+  EXPECT_GT(losses, 100u);
+  EXPECT_GT(smaller, 0u);
+  const Subspace last = source.subspaces().back();
+  const Position pos = SubspaceIndex(game.board(), last).position(0);
+  for (const Metric m : {Metric::kUnderTheRules, Metric::kPure})
+    EXPECT_EQ(small.best_line(pos, m), source.best_line(pos, m));
+}
+
+TEST(Export, WinDistancesAnswerEveryProbeOfTheMovingPhase) {
+  expect_same_probes("morabaraba");
+  expect_same_probes("malom");
+  expect_same_probes("max7-morabaraba");  // mills lead to the other tables
+  expect_same_probes("max7-online");
+  expect_same_probes("max7-koti");  // a blocked player passes
+}
+
+TEST(Export, WinDistancesAnswerEveryProbeOfTheWholeGameOfHerd3) {
+  expect_same_probes("herd3-morabaraba");
+  expect_same_probes("herd3-msa-tournament");  // counts moving-phase plies only
+}
+
+// Their positions with bars that follow a loss are not stored, so no loss could be derived.
+TEST(Export, NoWinDistancesForPresetsWithBars) {
+  for (const std::string name : {"house-003", "mssa-1"}) {
+    const fs::path to = fs::temp_directory_path() / ("mora_export_test_bars_" + name);
+    fs::create_directories(to);
+    EXPECT_THROW(
+        export_table(probe_db(name) / "3v3.mtb", to / "3v3.mtb", TableContents::kWinDistances),
+        TableError);
+    EXPECT_FALSE(fs::exists(to / "3v3.mtb"));
+  }
+}
+
 TEST(Export, RefusesToExportAWdlOnlyTable) {
   const fs::path folder = exported("morabaraba");
-  EXPECT_THROW(export_wdl_table(folder / "3v3.mtb", folder / "again.mtb"), TableError);
+  EXPECT_THROW(export_table(folder / "3v3.mtb", folder / "again.mtb", TableContents::kWdlOnly),
+               TableError);
   EXPECT_FALSE(fs::exists(folder / "again.mtb"));
 }
 

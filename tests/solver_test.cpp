@@ -235,6 +235,36 @@ TEST_F(SolvedSmall, VerifierPassesAndCatchesAnAlteredValue) {
   });
 }
 
+// A folder of win distances only (export_table) verifies through probes, its losses derived
+// from their successors: a sample of every table (each position costs a two-ply search, about
+// a hundred times a full folder's check) passes, and one with its wins altered is caught.
+TEST_F(SolvedSmall, VerifierChecksAFolderOfWinDistances) {
+  const fs::path wins = fresh_folder("win_distances");
+  fs::create_directories(wins);
+  for (const auto& file : fs::directory_iterator(*folder_))
+    if (file.path().extension() == ".mtb")
+      export_table(file.path(), wins / file.path().filename(), TableContents::kWinDistances);
+  solver::Progress quiet(false);
+  const solver::VerifySample sample{0.03, 7};
+  {
+    const Database db({wins});
+    const auto report = solver::verify(db, db.subspaces(), quiet, sample);
+    EXPECT_EQ(report.errors, 0u);
+    EXPECT_GT(report.positions, 40'000u);
+    EXPECT_TRUE(report.bad_tables.empty());
+  }
+  // Every win of 3v4 two plies longer (a win's distance stays odd).
+  rewrite_table(wins / "3v4.mtb", [](std::vector<Entry>& entries) {
+    for (Entry& e : entries)
+      if (e.wdl == Wdl::kWin) e.distance += 2;
+  });
+  const Database db({wins});
+  const auto report = solver::verify(db, db.subspaces(), quiet, sample);
+  EXPECT_GE(report.errors, 100u);
+  ASSERT_FALSE(report.first_errors.empty());
+  fs::remove_all(wins);
+}
+
 // A preset added by one row of the preset table (game/rules.cpp), kept for the tests: the house
 // rules with a 40-ply limit, solved and probed as any preset is.
 using SolvedHouse40 = Solved<"house40", "house-40", Subspace{3, 3, 0, 0}>;

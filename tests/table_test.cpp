@@ -603,35 +603,75 @@ TEST_F(TableTest, DetectsCorruptionOfVersionOne) {
                       0x10, v);
 }
 
-// A version this program does not know is refused with a message naming it.
-// A WDL-only table (version 5, flag bit 2): the value streams alone, the pure values as the full
-// table's (the same wdl blocks), whole entries refused; another version is refused.
-TEST_F(TableTest, WdlOnlyTables) {
+// For each rule part, a full table of random entries and the table of `contents` (written by
+// the same writer from the same entries): check(small, full, entries) looks at them, then the
+// small table with its version byte (`version`) changed to a full table's is refused.
+template <typename Check>
+void expect_exported(const fs::path& dir, TableContents contents, int version, Check&& check) {
   for (const bool rule_part : {false, true}) {
     const auto v = make_entries(20'000, rule_part, 23);
     TableHeader h = make_header(v.size(), rule_part);
-    const fs::path full = write_table(dir_ / "full.mtb", h, v);
-    h.wdl_only = true;
-    const fs::path small = write_table(dir_ / "wdl.mtb", h, v);
-    const TableReader r(small);
-    EXPECT_TRUE(r.header().wdl_only);
-    r.check();
-    ASSERT_EQ(r.streams().size(), rule_part ? 2u : 1u);
-    EXPECT_EQ(r.streams()[0].stream, TableStream::kWdl);
-    const TableReader f(full);
-    EXPECT_EQ(r.streams()[0].compressed_bytes, f.streams()[0].compressed_bytes);
-    for (std::uint64_t i = 0; i < v.size(); ++i) ASSERT_EQ(r.probe_wdl(i), v[i].wdl) << i;
-    EXPECT_THROW(r.probe(0), TableError);
-    std::vector<Entry> out(10);
-    EXPECT_THROW(r.read(0, out), TableError);
+    const fs::path full = write_table(dir / "full.mtb", h, v);
+    h.contents = contents;
+    const fs::path small = write_table(dir / "small.mtb", h, v);
+    {
+      const TableReader r(small), f(full);
+      EXPECT_EQ(r.header().contents, contents);
+      r.check();
+      EXPECT_EQ(r.streams()[0].stream, TableStream::kWdl);
+      EXPECT_EQ(r.streams()[0].compressed_bytes, f.streams()[0].compressed_bytes);
+      check(r, f, v);
+    }
     auto bytes = slurp(small);
-    EXPECT_EQ(bytes[8], 5);
+    EXPECT_EQ(bytes[8], version);
     bytes[8] = 3;
-    spit(dir_ / "wdl.mtb", bytes);
-    EXPECT_THROW(TableReader(dir_ / "wdl.mtb"), TableError);
+    spit(small, bytes);
+    EXPECT_THROW(TableReader{small}, TableError);
   }
 }
 
+// A WDL-only table (version 5, flag bit 2): the value streams alone, the pure values as the full
+// table's (the same wdl blocks), whole entries refused.
+TEST_F(TableTest, WdlOnlyTables) {
+  expect_exported(dir_, TableContents::kWdlOnly, 5,
+                  [](const TableReader& r, const TableReader& f, const std::vector<Entry>& v) {
+                    ASSERT_EQ(r.streams().size(), f.header().has_rule_part ? 2u : 1u);
+                    for (std::uint64_t i = 0; i < v.size(); ++i)
+                      ASSERT_EQ(r.probe_wdl(i), v[i].wdl) << i;
+                    EXPECT_THROW(r.probe(0), TableError);
+                    std::vector<Entry> out(10);
+                    EXPECT_THROW(r.read(0, out), TableError);
+                  });
+}
+
+// A table of win distances only (version 6, flag bit 3): the values and the wins' distances and
+// plies to mill as stored, a loss's distance and plies to mill 0 (Database derives them), from
+// probe() and from read() at any start.
+TEST_F(TableTest, WinDistanceTables) {
+  expect_exported(dir_, TableContents::kWinDistances, 6,
+                  [](const TableReader& r, const TableReader& f, const std::vector<Entry>& v) {
+                    ASSERT_EQ(r.streams().size(), f.streams().size());
+                    EXPECT_LT(r.streams().back().compressed_bytes,
+                              f.streams().back().compressed_bytes);
+                    std::vector<Entry> want = v;
+                    int losses = 0;
+                    for (Entry& e : want)
+                      if (e.wdl == Wdl::kLoss) {
+                        e.distance = 0;
+                        e.plies_to_mill = 0;
+                        ++losses;
+                      }
+                    ASSERT_GT(losses, 1000);
+                    for (std::uint64_t i = 0; i < v.size(); i += 7)
+                      ASSERT_EQ(r.probe(i), want[i]) << i;
+                    const std::uint64_t begin = v.size() / 3 + 5;
+                    std::vector<Entry> out(v.size() - begin);
+                    r.read(begin, out);
+                    EXPECT_TRUE(std::equal(out.begin(), out.end(), want.begin() + begin));
+                  });
+}
+
+// A version this program does not know is refused with a message naming it.
 TEST_F(TableTest, RefusesUnknownVersion) {
   const auto v = make_entries(100, true, 17);
   auto bytes = slurp(write_table(dir_ / "t.mtb", make_header(v.size(), true), v));
@@ -649,13 +689,16 @@ TEST_F(TableTest, RefusesUnknownVersion) {
     }
     return std::pair<bool, std::string>{false, "opened"};
   };
-  const auto [newer6, what6] = refusal(6);
-  EXPECT_TRUE(newer6) << what6;
-  EXPECT_NE(what6.find("format version 6"), std::string::npos) << what6;
-  // Version 5 is known (WDL-only tables): a full table claiming it is refused as damaged.
-  const auto [newer5, what5] = refusal(5);
-  EXPECT_FALSE(newer5) << what5;
-  EXPECT_NE(what5.find("checksum"), std::string::npos) << what5;
+  const auto [newer7, what7] = refusal(7);
+  EXPECT_TRUE(newer7) << what7;
+  EXPECT_NE(what7.find("format version 7"), std::string::npos) << what7;
+  // Versions 5 and 6 are known (WDL-only tables, tables of win distances): a full table
+  // claiming one is refused as damaged.
+  for (const char known : {char{5}, char{6}}) {
+    const auto [newer, what] = refusal(known);
+    EXPECT_FALSE(newer) << what;
+    EXPECT_NE(what.find("checksum"), std::string::npos) << what;
+  }
   const auto [newer0, what0] = refusal(0);
   EXPECT_FALSE(newer0) << "version 0 taken for a newer one: " << what0;
   EXPECT_NE(what0.find("format version 0"), std::string::npos) << what0;

@@ -1,5 +1,6 @@
-// `morabaraba export`: a folder of the streams that a game engine probes in its search, for
-// apps that ship tables (docs/FORMAT.md, "WDL-only tables").
+// `morabaraba export`: a folder of fewer streams, for apps that ship tables: those a game
+// engine probes in its search (docs/FORMAT.md, "WDL-only tables"), or every value with the
+// distances of wins only ("Tables of win distances").
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -13,14 +14,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Whether `file` is already the WDL-only table of `source`'s (a rerun after a stopped export).
-bool exported_before(const fs::path& file, const TableHeader& source) {
+// Whether `file` is already the exported table of `source`'s (a rerun after a stopped export).
+bool exported_before(const fs::path& file, const TableHeader& source, TableContents contents) {
   if (!fs::exists(file)) return false;
   try {
     const TableReader reader(file);
     reader.check();
     const TableHeader& h = reader.header();
-    return h.wdl_only && h.subspace == source.subspace &&
+    return h.contents == contents && h.subspace == source.subspace &&
            h.rules.fingerprint() == source.rules.fingerprint();
   } catch (const TableError&) {
     return false;
@@ -36,23 +37,36 @@ int run_export(const std::vector<std::string>& args) {
       "the folder to write (created if missing; tables it holds already are kept)")(
       "streams", po::value<std::string>()->required(),
       "which streams: wdl (the win/draw/loss and, under a ply limit, whether a win is cursed or "
-      "a loss blessed)")("quiet,q", "only the summary line");
-  auto vm = parse("export",
-                  "--db SRC --to DST --streams wdl [-q]\n\n"
-                  "Writes a folder of WDL-only tables: the win/draw/loss of every position and,\n"
-                  "under rules with a ply limit, its value under the rule at count 0, which is\n"
-                  "what a game engine probes in its search, without the distances (a fifth\n"
-                  "of the bytes over m+o <= 12; bench/README.md). probe --wdl, C's mora_probe_wdl\n"
-                  "and mora_probe_rule_wdl, Python's probe_wdl and probe_rule_wdl and serve's\n"
-                  "/api/v1/wdl read it (a rule win or loss at a count above 0 needs the plies to\n"
-                  "the next mill, which it leaves out: docs/METRICS.md); a full probe there says\n"
-                  "that distances are not in the folder. Tables are checked before they are read\n"
-                  "and written like a solve's (docs/FORMAT.md): a stopped export started again\n"
-                  "continues.",
-                  options, args);
+      "a loss blessed), or win-distances (every value, distances and plies to the next mill of "
+      "wins only)")("quiet,q", "only the summary line");
+  auto vm =
+      parse("export",
+            "--db SRC --to DST --streams wdl|win-distances [-q]\n\n"
+            "--streams win-distances writes a folder that answers every probe of the full\n"
+            "one in about half of its bytes (bench/README.md): the distances and plies to\n"
+            "the next mill of wins only, those of a loss found when it is probed from its\n"
+            "successors, every one of them a stored win (a few dozen probes instead of\n"
+            "one). Not for the presets that bar re-forming a mill (mssa-1, house-003); solve\n"
+            "needs the full folder.\n\n"
+            "--streams wdl writes a folder of WDL-only tables: the win/draw/loss of every\n"
+            "position and, under rules with a ply limit, its value under the rule at\n"
+            "count 0, which is what a game engine probes in its search, without the\n"
+            "distances (a fifth\n"
+            "of the bytes over m+o <= 12; bench/README.md). probe --wdl, C's mora_probe_wdl\n"
+            "and mora_probe_rule_wdl, Python's probe_wdl and probe_rule_wdl and serve's\n"
+            "/api/v1/wdl read it (a rule win or loss at a count above 0 needs the plies to\n"
+            "the next mill, which it leaves out: docs/METRICS.md); a full probe there says\n"
+            "that distances are not in the folder. Tables are checked before they are read\n"
+            "and written like a solve's (docs/FORMAT.md): a stopped export started again\n"
+            "continues.",
+            options, args);
   if (!vm) return 0;
-  if ((*vm)["streams"].as<std::string>() != "wdl")
-    throw po::error("--streams: the streams to export are 'wdl' (the only selection so far)");
+  const std::string streams = (*vm)["streams"].as<std::string>();
+  if (streams != "wdl" && streams != "win-distances")
+    throw po::error("--streams: the streams to export are 'wdl' or 'win-distances', not '" +
+                    streams + "'");
+  const TableContents contents =
+      streams == "wdl" ? TableContents::kWdlOnly : TableContents::kWinDistances;
   const fs::path source = (*vm)["db"].as<std::string>(), target = (*vm)["to"].as<std::string>();
   const Database db({source}, 0);  // one rule set, tables that open; every file is read below
   fs::create_directories(target);
@@ -63,8 +77,8 @@ int run_export(const std::vector<std::string>& args) {
   for (const Subspace& s : db.subspaces()) {
     const TableReader& table = *db.table(s);
     const fs::path out = target / table_file_name(s);
-    const bool done = exported_before(out, table.header());
-    if (!done) export_wdl_table(table.path(), out);
+    const bool done = exported_before(out, table.header(), contents);
+    if (!done) export_table(table.path(), out, contents);
     ++(done ? before : exported);
     positions += table.header().num_positions;
     bytes_in += fs::file_size(table.path());

@@ -41,11 +41,14 @@ void print_header(const Database& db) {
 
 void print_row(const TableInfo& t) {
   const TableStats& st = t.stats;
-  std::printf("%-10s %7s %12llu %12llu %12llu %10llu %12llu %8d %9d %7llu %9.3f  ",
+  // "-": a table of win distances only, whose losses' distances follow from a search
+  const std::string max_loss =
+      st.loss_distances_stored ? std::to_string(st.max_loss_distance()) : "-";
+  std::printf("%-10s %7s %12llu %12llu %12llu %10llu %12llu %8d %9s %7llu %9.3f  ",
               t.subspace.name().c_str(), in_hand(t.subspace).c_str(),
               (unsigned long long)st.positions, (unsigned long long)st.canonical_positions,
               (unsigned long long)st.win, (unsigned long long)st.draw, (unsigned long long)st.loss,
-              st.max_win_distance(), st.max_loss_distance(), (unsigned long long)t.bytes, t.bits);
+              st.max_win_distance(), max_loss.c_str(), (unsigned long long)t.bytes, t.bits);
   for (double b : t.stream_bits) b < 0 ? std::printf("     -") : std::printf(" %5.2f", b);
   std::printf("\n");
   if (t.has_barred)

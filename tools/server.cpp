@@ -223,7 +223,7 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
       folders.push_back(std::filesystem::canonical(f).filename().string());
     const auto subspaces_held = db->subspaces();
     const bool wdl_only = std::ranges::all_of(
-        subspaces_held, [&](const Subspace& s) { return db->table(s)->header().wdl_only; });
+        subspaces_held, [&](const Subspace& s) { return db->table(s)->header().wdl_only(); });
     all.push_back({{"rules", db->rules().name},
                    {"description", db->rules().describe()},
                    {"herd", db->herd()},

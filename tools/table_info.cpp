@@ -27,7 +27,7 @@ TableInfo table_info(const Database& db, const Subspace& s) {
   t.stats = table_stats(*t.table, index);
   if (t.stats.win)
     t.longest_win = to_string(index.position(t.stats.longest_win_index), index.board());
-  if (t.stats.loss)
+  if (t.stats.loss && t.stats.loss_distances_stored)
     t.longest_loss = to_string(index.position(t.stats.longest_loss_index), index.board());
   t.bytes = std::filesystem::file_size(t.table->path());
   const auto per_position = [&](std::uint64_t b) {
@@ -55,11 +55,13 @@ nlohmann::json to_json(const TableInfo& t) {
   j["draw"] = st.draw;
   j["loss"] = st.loss;
   j["max_win_distance"] = st.max_win_distance();
-  j["max_loss_distance"] = st.max_loss_distance();
+  // null in a table of win distances only, whose losses' distances follow from a search
+  j["max_loss_distance"] =
+      st.loss_distances_stored ? nlohmann::json(st.max_loss_distance()) : nlohmann::json();
   if (!t.longest_win.empty()) j["longest_win_position"] = t.longest_win;
   if (!t.longest_loss.empty()) j["longest_loss_position"] = t.longest_loss;
   j["win_distance_histogram"] = histogram(st.win_distances);
-  j["loss_distance_histogram"] = histogram(st.loss_distances);
+  if (st.loss_distances_stored) j["loss_distance_histogram"] = histogram(st.loss_distances);
   if (t.has_barred)
     j["barred"] = {{"positions", t.barred[0] + t.barred[1] + t.barred[2]},
                    {"win", t.barred[2]},

@@ -49,7 +49,7 @@ function overview(info) {
 // A bar chart of a histogram (value -> positions) as SVG: one bar per value, the count on a
 // square-root scale so that the long tail of rare distances stays visible.
 function chart(parent, title, histogram, kind) {
-  const values = Object.keys(histogram).map(Number);
+  const values = Object.keys(histogram || {}).map(Number);
   if (!values.length) return;
   element("h3", `${title} (positions on a square-root scale)`, parent);
   const max = Math.max(...values), top = Math.max(...Object.values(histogram));
@@ -102,6 +102,9 @@ function subspacePage(rules, name, answer) {
   }
   chart(box, "Wins by distance (plies to the end)", s.win_distance_histogram, "win");
   chart(box, "Losses by distance", s.loss_distance_histogram, "loss");
+  if (s.loss && s.max_loss_distance === null)
+    element("p", "The losses' distances are not stored in this folder (tables of win distances): " +
+                 "each is found from its successors when probed.", box);
   if (s.rule) chart(box, "Wins and losses under the rules by plies to the next mill",
                     s.rule.plies_to_mill_histogram, "mill");
   element("p", `Table file: ${number(s.file_bytes)} bytes, ${s.bits_per_position.toFixed(3)} bits a position.`, box);
