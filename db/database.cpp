@@ -169,11 +169,33 @@ Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int oth
   pos.cows = {mover, other};
   pos.in_hand = {static_cast<std::uint8_t>(mover_in_hand),
                  static_cast<std::uint8_t>(other_in_hand)};
-  const Entry e = entry_from_successors(pos);
+  return loss_from_successors(t, pos, stored);
+}
+
+Entry Database::loss_from_successors(const Table& t, const Position& pos,
+                                     const Entry& stored) const {
+  const auto disagree = [&](const std::string& what) {
+    throw TableError(t.reader->path().string() + ": a stored loss " + what +
+                     ": the tables disagree (damaged, or of other programs)");
+  };
+  SuccessorFold fold(rules_.ply_limit, game_.ply_counts(pos));
+  MoveList list;
+  game_.generate(pos, list);
+  for (const Move& m : list) {
+    const Position child = game_.make(pos, m);
+    if (child.total(child.side_to_move) <= 2) disagree("has a move that wins the game");
+    // Stored as it is, never derived: every successor of a loss is a win, whose values are
+    // stored, and one that is not means damage (deriving it could go round a cycle).
+    const Table& c = table_for(child);
+    const Entry e = c.reader->probe(c.index.index(child.mover(), child.other()));
+    if (e.wdl != Wdl::kWin)
+      disagree("has a successor that does not win, in " + c.reader->path().filename().string());
+    fold.add(e, game_.restarts_count(pos, m));
+  }
+  const Entry e = fold.result();
   if (e.wdl != stored.wdl || e.rule != stored.rule)
-    throw TableError(t.reader->path().string() + ": a loss whose successors say " +
-                     wdl_name(e.wdl) + " (under the rule " + rule_wdl_name(e.rule) +
-                     "): the tables disagree (damaged, or of other programs)");
+    disagree("folds from its successors to " + std::string(wdl_name(e.wdl)) + " (under the rule " +
+             rule_wdl_name(e.rule) + ")");
   return e;
 }
 

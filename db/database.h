@@ -136,9 +136,12 @@ class Database {
   Outcome covered_outcome(const Position& pos) const;
   // A position's entry from its successors folded (SuccessorFold), each itself stored or, for
   // a position with bars, derived the same way; every bar it meets is one unit lower, one ply
-  // from lapsing or stored, so the recursion ends. For a stored loss, every successor is a
-  // stored win.
+  // from lapsing or stored, so the recursion ends.
   Entry entry_from_successors(const Position& pos) const;
+  // The entry of a loss stored in table `t` of win distances only, `stored` as it reads there
+  // (no distance, no plies to mill): its successors' stored entries folded, every one a win.
+  // Throws TableError naming the table where they are not, or fold to another value.
+  Entry loss_from_successors(const Table& t, const Position& pos, const Entry& stored) const;
   // The pure value of a position with bars as entry() finds it, from the wdl streams only: the
   // barred section's, or the best of its successors' values (the pure part of SuccessorFold).
   Wdl barred_wdl(const Position& pos) const;

@@ -16,12 +16,6 @@ void export_table(const std::filesystem::path& from, const std::filesystem::path
     throw TableError(from.string() +
                      ": not a full table (written by export already); export "
                      "from the solver's folder");
-  if (contents == TableContents::kWinDistances &&
-      header.rules.mill_reforming != MillReforming::kAllowed)
-    throw TableError(from.string() + ": rules '" + header.rules.name +
-                     "' bar re-forming a mill, and the positions with bars that follow a loss "
-                     "are not stored: their tables keep the distances of losses (export "
-                     "--streams wdl, or the full folder)");
   header.contents = contents;
   TableWriter writer(to, header);
   constexpr std::uint64_t kChunk = 1 << 20;

@@ -62,6 +62,10 @@ TableReader open_input_table(const std::filesystem::path& folder, const Rules& r
   if (h.rules.fingerprint() != rules.fingerprint())
     refuse("holds a table of rules '" + h.rules.name + "', not '" + rules.name + "'");
   if (h.subspace != s) refuse("holds subspace " + h.subspace.name() + ", not " + s.name());
+  if (h.contents != TableContents::kFull)
+    refuse("holds an exported table (" +
+           std::string(h.wdl_only() ? "the win/draw/loss only" : "win distances only") +
+           "), not the full one a solve reads");
   if (h.has_rule_part != (rules.ply_limit > 0))
     refuse(std::string(h.has_rule_part ? "has" : "lacks") + " the ply-limit part");
   const std::uint64_t n = SubspaceIndex(board_of(rules), s).size();

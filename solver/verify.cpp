@@ -251,9 +251,9 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
   Findings findings(db.game().board(), db.rules().ply_limit > 0, max_listed);
   // Tables of win distances only are read through the database's probes, which derive their
   // losses' distances; verify_all() decodes whole tables, which need every value.
-  const bool derived = std::ranges::any_of(subspaces, [&](const Subspace& s) {
-    const TableReader* t = db.table(s);
-    return t && t->header().win_distances_only();
+  // (those of the successors too: any table of the database).
+  const bool derived = std::ranges::any_of(db.subspaces(), [&](const Subspace& s) {
+    return db.table(s)->header().win_distances_only();
   });
   if (derived || (sample && sample->fraction < 1))
     verify_sample(db, subspaces, sample.value_or(VerifySample{1.0, 0}), progress, findings, report);

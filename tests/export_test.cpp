@@ -272,6 +272,39 @@ TEST(Export, WinDistancesAnswerEveryProbeOfTheWholeGameOfHerd3) {
   expect_same_probes("herd3-msa-tournament");  // counts moving-phase plies only
 }
 
+// A loss whose successors do not all win (here: 3v4's wins made draws) is a damaged folder: its
+// probe throws TableError naming the table, never answers.
+TEST(Export, WinDistancesReportALossThatItsSuccessorsDoNotMake) {
+  const fs::path folder = exported("max7-morabaraba", TableContents::kWinDistances);
+  {
+    const TableReader t(folder / "3v4.mtb");
+    std::vector<Entry> entries(t.header().num_positions);
+    t.read(0, entries);
+    const TableHeader header = t.header();
+    for (Entry& e : entries)
+      if (e.wdl == Wdl::kWin) e = Entry{};  // a draw
+    TableWriter w(folder / "3v4.new", header);
+    w.append(entries);
+    w.finish();
+  }
+  fs::rename(folder / "3v4.new", folder / "3v4.mtb");
+  const Database db({folder});
+  const SubspaceIndex index(db.game().board(), {4, 3, 0, 0});
+  int refused = 0;
+  for (std::uint64_t i = 0; i < index.size() && refused < 20; ++i) {
+    const Position pos = index.position(i);
+    if (db.probe_wdl(pos) != Wdl::kLoss || db.game().outcome(pos) != Outcome::kOngoing) continue;
+    try {
+      db.probe(pos);
+    } catch (const TableError& e) {
+      EXPECT_NE(std::string(e.what()).find("4v3.mtb: a stored loss"), std::string::npos)
+          << e.what();
+      ++refused;
+    }
+  }
+  EXPECT_EQ(refused, 20);
+}
+
 // Their positions with bars that follow a loss are not stored, so no loss could be derived.
 TEST(Export, NoWinDistancesForPresetsWithBars) {
   for (const std::string name : {"house-003", "mssa-1"}) {

@@ -105,7 +105,10 @@ function subspacePage(rules, name, answer) {
   if (s.loss && s.max_loss_distance === null)
     element("p", "The losses' distances are not stored in this folder (tables of win distances): " +
                  "each is found from its successors when probed.", box);
-  if (s.rule) chart(box, "Wins and losses under the rules by plies to the next mill",
+  // A folder of win distances stores the plies to the next mill of rule wins only.
+  const lossesToo = s.max_loss_distance !== null;
+  if (s.rule) chart(box, lossesToo ? "Wins and losses under the rules by plies to the next mill"
+                                   : "Wins under the rules by plies to the next mill",
                     s.rule.plies_to_mill_histogram, "mill");
   element("p", `Table file: ${number(s.file_bytes)} bytes, ${s.bits_per_position.toFixed(3)} bits a position.`, box);
 }
