@@ -178,21 +178,16 @@ Entry Database::loss_from_successors(const Table& t, const Position& pos,
     throw TableError(t.reader->path().string() + ": a stored loss " + what +
                      ": the tables disagree (damaged, or of other programs)");
   };
-  SuccessorFold fold(rules_.ply_limit, game_.ply_counts(pos));
-  MoveList list;
-  game_.generate(pos, list);
-  for (const Move& m : list) {
-    const Position child = game_.make(pos, m);
-    if (child.total(child.side_to_move) <= 2) disagree("has a move that wins the game");
-    // Stored as it is, never derived: every successor of a loss is a win, whose values are
-    // stored, and one that is not means damage (deriving it could go round a cycle).
+  // Successors stored as they are, never derived: every successor of a loss is a win, whose
+  // values are stored, and one that is not means damage (deriving it could go round a cycle).
+  // A move that wins the game folds to a win, which the check below reports.
+  const Entry e = fold_successors(game_, pos, [&](const Position& child) {
     const Table& c = table_for(child);
-    const Entry e = c.reader->probe(c.index.index(child.mover(), child.other()));
-    if (e.wdl != Wdl::kWin)
+    const Entry stored_child = c.reader->probe(c.index.index(child.mover(), child.other()));
+    if (stored_child.wdl != Wdl::kWin)
       disagree("has a successor that does not win, in " + c.reader->path().filename().string());
-    fold.add(e, game_.restarts_count(pos, m));
-  }
-  const Entry e = fold.result();
+    return stored_child;
+  });
   if (e.wdl != stored.wdl || e.rule != stored.rule)
     disagree("folds from its successors to " + std::string(wdl_name(e.wdl)) + " (under the rule " +
              rule_wdl_name(e.rule) + ")");
@@ -220,17 +215,7 @@ Entry Database::entry(const Position& pos) const {
 }
 
 Entry Database::entry_from_successors(const Position& pos) const {
-  SuccessorFold fold(rules_.ply_limit, game_.ply_counts(pos));
-  MoveList list;
-  game_.generate(pos, list);
-  for (const Move& m : list) {
-    const Position child = game_.make(pos, m);
-    if (child.total(child.side_to_move) <= 2)
-      fold.add_game_won();
-    else
-      fold.add(entry(child), game_.restarts_count(pos, m));
-  }
-  return fold.result();
+  return fold_successors(game_, pos, [&](const Position& child) { return entry(child); });
 }
 
 Outcome Database::covered_outcome(const Position& pos) const {

@@ -7,6 +7,7 @@
 
 #include "db/table.h"
 #include "db/value_names.h"
+#include "game/movegen.h"
 
 namespace mora {
 
@@ -76,5 +77,22 @@ class SuccessorFold {
   int win_ = kNone, loss_ = 0, rule_win_ = kNone, rule_loss_ = 0;
   bool draw_ = false, rule_draw_ = false;
 };
+
+// The entry of `pos` folded from its successors: child_entry(child) for each one that does not
+// end the game (child as the move leaves it, its side to move the other side).
+template <typename ChildEntry>
+Entry fold_successors(const Game& game, const Position& pos, ChildEntry&& child_entry) {
+  SuccessorFold fold(game.rules().ply_limit, game.ply_counts(pos));
+  MoveList list;
+  game.generate(pos, list);
+  for (const Move& m : list) {
+    const Position child = game.make(pos, m);
+    if (child.total(child.side_to_move) <= 2)
+      fold.add_game_won();
+    else
+      fold.add(child_entry(child), game.restarts_count(pos, m));
+  }
+  return fold.result();
+}
 
 }  // namespace mora

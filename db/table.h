@@ -62,6 +62,9 @@ enum class TableContents : std::uint8_t {
   kWdlOnly,
 };
 
+// What a table of `contents` holds, in words for messages ("win distances only").
+const char* contents_name(TableContents contents);
+
 struct TableHeader {
   Rules rules;
   Subspace subspace;

@@ -18,6 +18,17 @@ std::string table_file_name(const Subspace& s) {
   return s.name() + ".mtb";
 }
 
+const char* contents_name(TableContents contents) {
+  switch (contents) {
+    case TableContents::kWinDistances:
+      return "win distances only";
+    case TableContents::kWdlOnly:
+      return "the win/draw/loss only";
+    default:
+      return "every value";
+  }
+}
+
 const char* stream_key(TableStream s) {
   return table_format::spec_of(s).key;
 }

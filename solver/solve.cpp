@@ -63,8 +63,7 @@ TableReader open_input_table(const std::filesystem::path& folder, const Rules& r
     refuse("holds a table of rules '" + h.rules.name + "', not '" + rules.name + "'");
   if (h.subspace != s) refuse("holds subspace " + h.subspace.name() + ", not " + s.name());
   if (h.contents != TableContents::kFull)
-    refuse("holds an exported table (" +
-           std::string(h.wdl_only() ? "the win/draw/loss only" : "win distances only") +
+    refuse(std::string("holds an exported table (") + contents_name(h.contents) +
            "), not the full one a solve reads");
   if (h.has_rule_part != (rules.ply_limit > 0))
     refuse(std::string(h.has_rule_part ? "has" : "lacks") + " the ply-limit part");
@@ -212,12 +211,11 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
             reader.header().rules.name + "' (" + file.path().filename().string() + "), not '" +
             rules.name + "'");
       if (reader.header().contents != TableContents::kFull)
-        throw std::invalid_argument(
-            "database folder '" + folder.string() + "' holds tables of " +
-            (reader.header().wdl_only() ? "the win/draw/loss only (" : "win distances only (") +
-            file.path().filename().string() +
-            ", written by export), which a solve cannot build on: solve "
-            "into a folder of full tables");
+        throw std::invalid_argument("database folder '" + folder.string() + "' holds tables of " +
+                                    contents_name(reader.header().contents) + " (" +
+                                    file.path().filename().string() +
+                                    ", written by export), which a solve cannot build on: solve "
+                                    "into a folder of full tables");
     } catch (const NewerTableVersion& e) {
       // Not an unfinished table to solve again: a newer program's work, or damage to look at.
       throw NewerTableVersion(std::string(e.what()) +

@@ -25,17 +25,8 @@ constexpr std::uint64_t kKeptTableBytes = std::uint64_t{4} << 30;
 template <typename Stored>
 Entry recompute(const Game& game, Stored&& stored, const Position& pos) {
   if (game.outcome(pos, false) == Outcome::kDraw) return Entry{};
-  SuccessorFold fold(game.rules().ply_limit, game.ply_counts(pos));
-  MoveList list;
-  game.generate(pos, list);
-  for (const Move& m : list) {
-    const Position child = game.make(pos, m).colour_swapped();
-    if (child.total(kWhite) <= 2)
-      fold.add_game_won();
-    else
-      fold.add(stored(child), game.restarts_count(pos, m));
-  }
-  return fold.result();
+  return fold_successors(game, pos,
+                         [&](const Position& child) { return stored(child.colour_swapped()); });
 }
 
 // The subspaces whose tables the positions of `s` and their successors are in.
