@@ -1,8 +1,10 @@
 // Two solves of the same rules agree (docs/RESULTS.md, "The moving phase of the 12-cow game"):
 // every entry of every table of folder A read back equal to the same table's entry in folder B,
-// whatever format version each file has. One line per table; exit 1 on any difference.
+// barred sections (mssa-1) included, whatever format version each file has. One line per table;
+// exit 1 on any difference.
 //
 // table_compare <folder A> <folder B>   (every table of A must be in B)
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -36,8 +38,15 @@ int run(const fs::path& a_folder, const fs::path& b_folder) {
       for (std::size_t j = 0; j < a_span.size(); ++j) d += a_span[j] != b_span[j];
       differing += d;
     });
-    std::printf("%-9s %13llu positions, %llu differ\n", s.name().c_str(),
-                static_cast<unsigned long long>(n), static_cast<unsigned long long>(differing));
+    const auto a_barred = a_table.barred(), b_barred = b_table->barred();
+    std::uint64_t barred_differing = std::max(a_barred.size(), b_barred.size());
+    for (std::size_t k = 0; k < std::min(a_barred.size(), b_barred.size()); ++k)
+      barred_differing -=
+          a_barred[k].key == b_barred[k].key && a_barred[k].entry == b_barred[k].entry;
+    differing += barred_differing;
+    std::printf("%-9s %13llu positions, %zu barred, %llu differ\n", s.name().c_str(),
+                static_cast<unsigned long long>(n), a_barred.size(),
+                static_cast<unsigned long long>(differing));
     std::fflush(stdout);
     compared += n;
     differing_tables += differing != 0;

@@ -5,6 +5,7 @@
 #include <compare>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -47,6 +48,8 @@ struct BarredEntry {
   BarredKey key;
   Entry entry;
 };
+// The barred entries of a section being written, by their place in key order.
+using BarredSource = std::function<BarredEntry(std::uint64_t)>;
 
 // Which values a table stores beside the win/draw/loss and the rule flag (docs/FORMAT.md).
 enum class TableContents : std::uint8_t {
@@ -111,9 +114,10 @@ class TableWriter {
               const TableTuning& tuning = {});
   ~TableWriter();  // without finish(): the temporary file is removed
   void append(std::span<const Entry> entries);
-  // The barred section, sorted by key without repeats, given once before finish() (and only
-  // when the header has it).
-  void set_barred(std::vector<BarredEntry> entries);
+  // The barred section of `count` entries, entry_at(k) giving entry k (sorted by key without
+  // repeats), given once before finish() (and only when the header has it); finish() calls
+  // entry_at, which must stay valid until then.
+  void set_barred(std::uint64_t count, BarredSource entry_at);
   void finish();
 
   struct Impl;

@@ -30,7 +30,7 @@ void export_table(const std::filesystem::path& from, const std::filesystem::path
   }
   if (header.has_barred) {
     const auto barred = reader.barred();
-    writer.set_barred({barred.begin(), barred.end()});
+    writer.set_barred(barred.size(), [&](std::uint64_t k) { return barred[k]; });
   }
   writer.finish();
 }

@@ -425,6 +425,9 @@ DecodedMetadata decode_metadata(const ReadAt& read_at, std::uint64_t size,
 
 namespace {
 
+// The barred records encoded or decoded at a time (1.5 MiB).
+constexpr std::uint64_t kRecordsAtOnce = 1 << 16;
+
 // Throws unless barred record k of a table with `header`, after `previous` (nullptr for the
 // first), is one that the writer writes and the reader takes.
 void check_barred_record(std::size_t k, const BarredEntry& b, const BarredEntry* previous,
@@ -443,39 +446,46 @@ void check_barred_record(std::size_t k, const BarredEntry& b, const BarredEntry*
 
 }  // namespace
 
-std::vector<std::uint8_t> encode_barred(std::vector<BarredEntry> entries, const TableHeader& header,
-                                        int level) {
-  // Each record is written over its entry, which is as large, so that a large section costs
-  // its entries and its frame rather than a copy of its records as well.
-  static_assert(sizeof(BarredEntry) == kBarredRecordBytes &&
-                std::is_trivially_copyable_v<BarredEntry>);
-  auto* const raw = reinterpret_cast<std::uint8_t*>(entries.data());
+std::vector<std::uint8_t> encode_barred(std::uint64_t count, const BarredSource& entry_at,
+                                        const TableHeader& header, int level) {
+  const std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  const auto check = [](std::size_t code) {
+    if (ZSTD_isError(code)) fail(std::string("zstd: ") + ZSTD_getErrorName(code));
+  };
+  if (!cctx) fail("zstd: out of memory");
+  check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level));
+  check(ZSTD_CCtx_setPledgedSrcSize(cctx.get(), count * kBarredRecordBytes));
+  std::vector<std::uint8_t> out(kBarredHeaderBytes);
+  std::vector<std::uint8_t> records, frame(ZSTD_CStreamOutSize());
   BarredEntry previous;
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    const BarredEntry b = entries[k];
-    check_barred_record(k, b, k ? &previous : nullptr, header);
-    std::uint8_t r[kBarredRecordBytes] = {};
-    put<std::uint64_t>(r, b.key.index);
-    put<std::uint32_t>(r + 8, b.key.mover_lines);
-    put<std::uint32_t>(r + 12, b.key.other_lines);
-    put<std::uint16_t>(r + 16, b.entry.distance);
-    r[18] = static_cast<std::uint8_t>(b.entry.wdl);
-    r[19] = static_cast<std::uint8_t>(b.entry.rule);
-    r[20] = b.entry.plies_to_mill;
-    std::memcpy(raw + k * kBarredRecordBytes, r, kBarredRecordBytes);
-    previous = b;
+  for (std::uint64_t begin = 0; begin < count || begin == 0; begin += kRecordsAtOnce) {
+    const std::uint64_t end = std::min(count, begin + kRecordsAtOnce);
+    records.assign((end - begin) * kBarredRecordBytes, 0);
+    for (std::uint64_t k = begin; k < end; ++k) {
+      const BarredEntry b = entry_at(k);
+      check_barred_record(k, b, k ? &previous : nullptr, header);
+      std::uint8_t* r = records.data() + (k - begin) * kBarredRecordBytes;
+      put<std::uint64_t>(r, b.key.index);
+      put<std::uint32_t>(r + 8, b.key.mover_lines);
+      put<std::uint32_t>(r + 12, b.key.other_lines);
+      put<std::uint16_t>(r + 16, b.entry.distance);
+      r[18] = static_cast<std::uint8_t>(b.entry.wdl);
+      r[19] = static_cast<std::uint8_t>(b.entry.rule);
+      r[20] = b.entry.plies_to_mill;
+      previous = b;
+    }
+    const ZSTD_EndDirective mode = end == count ? ZSTD_e_end : ZSTD_e_continue;
+    ZSTD_inBuffer in{records.data(), records.size(), 0};
+    for (bool done = false; !done;) {
+      ZSTD_outBuffer o{frame.data(), frame.size(), 0};
+      const std::size_t left = ZSTD_compressStream2(cctx.get(), &o, &in, mode);
+      check(left);
+      out.insert(out.end(), frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(o.pos));
+      done = mode == ZSTD_e_end ? left == 0 : in.pos == in.size;
+    }
   }
-  const std::span<const std::uint8_t> records(raw, entries.size() * kBarredRecordBytes);
-  // The bound is as large as the records: left unwritten, its pages beyond the frame are never
-  // touched, so that a large section costs its records and its frame, not a third copy.
-  const std::size_t bound = ZSTD_compressBound(records.size());
-  const auto frame = std::make_unique_for_overwrite<std::uint8_t[]>(bound);
-  const std::size_t n = ZSTD_compress(frame.get(), bound, records.data(), records.size(), level);
-  if (ZSTD_isError(n)) fail(std::string("zstd: ") + ZSTD_getErrorName(n));
-  std::vector<std::uint8_t> out(kBarredHeaderBytes + n);
-  std::copy(frame.get(), frame.get() + n, out.begin() + kBarredHeaderBytes);
-  put<std::uint64_t>(out.data() + kOffBarredRecords, entries.size());
-  put<std::uint64_t>(out.data() + kOffBarredFrameBytes, n);
+  put<std::uint64_t>(out.data() + kOffBarredRecords, count);
+  put<std::uint64_t>(out.data() + kOffBarredFrameBytes, out.size() - kBarredHeaderBytes);
   // The checksum covers the section after it.
   static_assert(kOffBarredChecksum == 0 && kOffBarredRecords == 8);
   put<std::uint64_t>(out.data() + kOffBarredChecksum,
@@ -496,22 +506,45 @@ std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
   const unsigned long long content = ZSTD_getFrameContentSize(frame, frame_bytes);
   if (count > (std::uint64_t{1} << 40) || content != count * kBarredRecordBytes)
     fail("corrupt barred section (" + std::to_string(count) + " records, a frame of another size)");
-  std::vector<std::uint8_t> raw(count * kBarredRecordBytes);
-  const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), frame, frame_bytes);
-  if (ZSTD_isError(n) || n != raw.size()) fail("undecodable barred section");
+  // Decoded a run of records at a time, so that the section costs its entries and not a copy of
+  // its records as well.
+  const std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!dctx) fail("zstd: out of memory");
+  std::vector<std::uint8_t> raw(std::min<std::uint64_t>(count, kRecordsAtOnce) *
+                                kBarredRecordBytes);
+  ZSTD_inBuffer in{frame, frame_bytes, 0};
+  std::size_t left = 1;  // what zstd has left of the frame, 0 once it has read its end
   std::vector<BarredEntry> out(count);
-  for (std::size_t k = 0; k < count; ++k) {
-    const std::uint8_t* r = raw.data() + k * kBarredRecordBytes;
-    BarredEntry& b = out[k];
-    b.key = {get<std::uint64_t>(r), get<std::uint32_t>(r + 8), get<std::uint32_t>(r + 12)};
-    b.entry.distance = get<std::uint16_t>(r + 16);
-    b.entry.wdl = static_cast<Wdl>(r[18]);
-    b.entry.rule = static_cast<RuleWdl>(r[19]);
-    b.entry.plies_to_mill = r[20];
-    if (r[21] || r[22] || r[23])
-      fail("barred record " + std::to_string(k) + ": reserved bytes not 0");
-    check_barred_record(k, b, k ? &out[k - 1] : nullptr, header);
+  for (std::uint64_t begin = 0; begin < count; begin += kRecordsAtOnce) {
+    const std::uint64_t end = std::min(count, begin + kRecordsAtOnce);
+    ZSTD_outBuffer o{raw.data(), (end - begin) * kBarredRecordBytes, 0};
+    while (o.pos < o.size) {
+      left = ZSTD_decompressStream(dctx.get(), &o, &in);
+      // An output not filled means the input ran out or the frame ended: too few records.
+      if (ZSTD_isError(left) || (o.pos < o.size && (left == 0 || in.pos == in.size)))
+        fail("undecodable barred section");
+    }
+    for (std::uint64_t k = begin; k < end; ++k) {
+      const std::uint8_t* r = raw.data() + (k - begin) * kBarredRecordBytes;
+      BarredEntry& b = out[k];
+      b.key = {get<std::uint64_t>(r), get<std::uint32_t>(r + 8), get<std::uint32_t>(r + 12)};
+      b.entry.distance = get<std::uint16_t>(r + 16);
+      b.entry.wdl = static_cast<Wdl>(r[18]);
+      b.entry.rule = static_cast<RuleWdl>(r[19]);
+      b.entry.plies_to_mill = r[20];
+      if (r[21] || r[22] || r[23])
+        fail("barred record " + std::to_string(k) + ": reserved bytes not 0");
+      check_barred_record(k, b, k ? &out[k - 1] : nullptr, header);
+    }
   }
+  // The frame ends with the last record (its content size said so), and the section with it.
+  if (left != 0) {  // the frame's end not read yet (or no records)
+    std::uint8_t beyond = 0;
+    ZSTD_outBuffer after{&beyond, 1, 0};
+    left = ZSTD_decompressStream(dctx.get(), &after, &in);
+    if (ZSTD_isError(left) || after.pos != 0) fail("undecodable barred section");
+  }
+  if (left != 0 || in.pos != in.size) fail("undecodable barred section");
   return out;
 }
 

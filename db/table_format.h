@@ -204,11 +204,11 @@ struct StreamDescriptor {
 constexpr std::size_t kBarredHeaderBytes = 24;
 constexpr std::size_t kOffBarredChecksum = 0, kOffBarredRecords = 8, kOffBarredFrameBytes = 16;
 constexpr std::size_t kBarredRecordBytes = 24;
-// The whole section of these entries of a table with `header`, compressed at `level` (their
-// storage holds the records meanwhile); throws TableError for entries that decode_barred() would
-// refuse.
-std::vector<std::uint8_t> encode_barred(std::vector<BarredEntry> entries, const TableHeader& header,
-                                        int level);
+// The whole section of `count` entries of a table with `header`, entry_at(k) giving entry k,
+// compressed at `level` as the records are made, so that it costs its frame and not its
+// records; throws TableError for entries that decode_barred() would refuse.
+std::vector<std::uint8_t> encode_barred(std::uint64_t count, const BarredSource& entry_at,
+                                        const TableHeader& header, int level);
 // Checks (docs/FORMAT.md, "Barred section") and decodes a section of `size` bytes at p of a
 // table with this header; throws TableError (without a file name) at the first fault.
 std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,

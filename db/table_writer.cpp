@@ -50,7 +50,8 @@ struct TableWriter::Impl {
   std::vector<Stream> streams;
   std::size_t queued = 0;  // blocks over all streams
   std::uint64_t appended = 0;
-  std::vector<BarredEntry> barred;
+  std::uint64_t barred_count = 0;
+  BarredSource barred;
   bool barred_set = false;
   bool finished = false;
 
@@ -241,11 +242,12 @@ void TableWriter::append(std::span<const Entry> entries) {
   m.appended += entries.size();
 }
 
-void TableWriter::set_barred(std::vector<BarredEntry> entries) {
+void TableWriter::set_barred(std::uint64_t count, BarredSource entry_at) {
   Impl& m = *impl_;
   if (!m.header.has_barred) m.fail("a barred section in a table whose header has none");
   if (m.barred_set) m.fail("the barred section given twice");
-  m.barred = std::move(entries);
+  m.barred_count = count;
+  m.barred = std::move(entry_at);
   m.barred_set = true;
 }
 
@@ -263,7 +265,7 @@ void TableWriter::finish() {
   if (m.header.has_barred) {
     std::vector<std::uint8_t> section;
     try {
-      section = encode_barred(std::move(m.barred), m.header, m.streams[0].level);
+      section = encode_barred(m.barred_count, m.barred, m.header, m.streams[0].level);
     } catch (const TableError& e) {
       m.fail(e.what());
     }

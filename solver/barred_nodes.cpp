@@ -26,11 +26,52 @@ std::uint8_t BarCodes::code(std::uint32_t lines) const {
   return static_cast<std::uint8_t>(it - lines_.begin());
 }
 
-std::vector<BarredNode> enumerate_barred(const Game& game, const SubspaceIndex& index,
-                                         const BarredKeys& keys, const BarCodes& codes) {
+BarredKey BarredNodes::key(const BarCodes& codes, std::size_t k) const {
+  const auto block = std::upper_bound(block_start_.begin(), block_start_.end(), k) - 1;
+  const std::uint32_t node = nodes_[k];
+  return {static_cast<std::uint64_t>(block - block_start_.begin()) * kBlock + (node >> 16),
+          codes.lines(static_cast<std::uint8_t>(node >> 8)),
+          codes.lines(static_cast<std::uint8_t>(node))};
+}
+
+std::uint32_t BarredNodes::find(const BarCodes& codes, const BarredKey& key) const {
+  const std::uint32_t node = static_cast<std::uint32_t>(key.index % kBlock) << 16 |
+                             static_cast<std::uint32_t>(bits(codes, key) & 0xFFFF);
+  const auto first = nodes_.begin() + block_start_[key.index / kBlock];
+  const auto last = nodes_.begin() + block_start_[key.index / kBlock + 1];
+  const auto it = std::lower_bound(first, last, node);
+  if (it == last || *it != node)
+    throw std::logic_error("a barred predecessor that the enumeration left out");
+  return static_cast<std::uint32_t>(it - nodes_.begin());
+}
+
+std::uint64_t BarredNodes::bytes() const {
+  return (nodes_.capacity() + block_start_.capacity()) * sizeof(std::uint32_t);
+}
+
+void BarredNodes::reserve(std::uint64_t boards, std::size_t nodes) {
+  block_start_.assign(boards / kBlock + 2, 0);
+  nodes_.reserve(nodes);
+}
+
+void BarredNodes::add(std::uint64_t bits) {
+  if (!nodes_.empty() && bits <= last_bits_) throw std::logic_error("barred nodes out of order");
+  last_bits_ = bits;
+  const std::uint64_t board = bits >> 16;
+  nodes_.push_back(static_cast<std::uint32_t>(board % kBlock) << 16 | (bits & 0xFFFF));
+  ++block_start_[board / kBlock + 1];
+}
+
+void BarredNodes::finish() {
+  for (std::size_t b = 1; b < block_start_.size(); ++b) block_start_[b] += block_start_[b - 1];
+}
+
+BarredNodes enumerate_barred(const Game& game, const SubspaceIndex& index, const BarredKeys& keys,
+                             const BarCodes& codes) {
   const Board& board = game.board();
-  // By chunk, so that the chunks joined in order are in key order with one copy at a time.
-  std::vector<std::vector<BarredNode>> found((index.size() + kChunk - 1) / kChunk);
+  // By chunk, so that the chunks joined in order are in key order with one chunk's copy at a
+  // time.
+  std::vector<std::vector<std::uint64_t>> found((index.size() + kChunk - 1) / kChunk);
   for_chunks(index.size(), [&](std::uint64_t begin, std::uint64_t end) {
     auto& out = found[begin / kChunk];
     std::vector<std::uint32_t> own{0}, others{0};
@@ -44,27 +85,28 @@ std::vector<BarredNode> enumerate_barred(const Game& game, const SubspaceIndex& 
       others.resize(1);
       for_each_line_bar_just_set(board, other, pos.occupied(),
                                  [&](const Bar& bar) { others.push_back(bar.lines); });
-      // The board's own symmetries can give two of its bars one key.
+      // The board's own symmetries can give two of its bars one key (of the same board: the
+      // board is canonical already).
       const std::size_t first = out.size();
       for (std::uint32_t m : own)
         for (std::uint32_t o : others)
           if (m || o)
-            out.push_back(BarredNode::of(codes, keys.canonical(index, mover, other, m, o)));
+            out.push_back(BarredNodes::bits(codes, keys.canonical(index, mover, other, m, o).key));
       std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
-      out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                            [](const BarredNode& a, const BarredNode& b) { return a.same_key(b); }),
+      out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()),
                 out.end());
     }
   });
-  std::vector<BarredNode> all;
   std::size_t total = 0;
   for (const auto& f : found) total += f.size();
-  all.reserve(total);
+  BarredNodes nodes;
+  nodes.reserve(index.size(), total);
   for (auto& f : found) {
-    all.insert(all.end(), f.begin(), f.end());
-    std::vector<BarredNode>().swap(f);
+    for (const std::uint64_t bits : f) nodes.add(bits);
+    std::vector<std::uint64_t>().swap(f);
   }
-  return all;
+  nodes.finish();
+  return nodes;
 }
 
 }  // namespace mora::solver

@@ -1,6 +1,6 @@
 // mssa-1's barred positions of a subspace, the nodes that its unit stores beside its main
 // array (docs/HISTORY.md, "mssa-1: barred nodes stored beside the unit"): every board of the
-// subspace with the bars that could stand there, one key per orbit, 8 bytes a node.
+// subspace with the bars that could stand there, one key per orbit.
 #pragma once
 
 #include <cstdint>
@@ -25,26 +25,38 @@ class BarCodes {
   std::vector<std::uint32_t> lines_;  // every set of at most two lines, ascending
 };
 
-// A node packed as its board's index (below 2^32), the codes of the side to move's bar and of
-// the other side's, and its orbit (raw positions with bars), in that order from the top byte.
-struct BarredNode {
-  std::uint64_t bits;
+// The nodes of a subspace in key order, numbered from 0, at 4 bytes a node: the boards are cut
+// into blocks of kBlock indices, each block knows where its nodes begin, and a node keeps its
+// board's place in the block and the codes of the side to move's bar and of the other side's.
+// Orbits are not kept: a node's is worked out from its key when it is needed, once a part.
+class BarredNodes {
+ public:
+  static constexpr std::uint64_t kBlock = 64;
 
-  static BarredNode of(const BarCodes& codes, const BarredKeys::Canonical& c) {
-    return {c.key.index << 32 | std::uint64_t{codes.code(c.key.mover_lines)} << 24 |
-            std::uint64_t{codes.code(c.key.other_lines)} << 16 |
-            static_cast<std::uint64_t>(c.orbit)};
+  std::size_t size() const { return nodes_.size(); }
+  BarredKey key(const BarCodes& codes, std::size_t k) const;
+  bool mover_barred(std::size_t k) const { return (nodes_[k] >> 8) & 0xFF; }  // code 0: no bar
+  // The node of `key`; std::logic_error if the enumeration left it out.
+  std::uint32_t find(const BarCodes& codes, const BarredKey& key) const;
+  std::uint64_t bytes() const;
+
+  // Called by enumerate_barred(): room for `nodes` nodes of `boards` boards, then the nodes in
+  // key order.
+  void reserve(std::uint64_t boards, std::size_t nodes);
+  void add(std::uint64_t bits);
+  // A key as its board's index and the codes of its bars, ordered as the keys are.
+  static std::uint64_t bits(const BarCodes& codes, const BarredKey& key) {
+    return key.index << 16 | std::uint64_t{codes.code(key.mover_lines)} << 8 |
+           codes.code(key.other_lines);
   }
-  std::uint64_t index() const { return bits >> 32; }
-  BarredKey key(const BarCodes& codes) const {
-    return {index(), codes.lines(static_cast<std::uint8_t>(bits >> 24)),
-            codes.lines(static_cast<std::uint8_t>(bits >> 16))};
-  }
-  bool mover_barred() const { return (bits >> 24) & 0xFF; }  // code 0 is no bar
-  int orbit() const { return static_cast<int>(bits & 0xFFFF); }
-  // The order of the keys, and equality of keys.
-  bool operator<(const BarredNode& b) const { return bits >> 16 < b.bits >> 16; }
-  bool same_key(const BarredNode& b) const { return bits >> 16 == b.bits >> 16; }
+  // Called once the last board's keys are added.
+  void finish();
+
+ private:
+  std::vector<std::uint32_t> nodes_;
+  // The nodes of boards [b * kBlock, (b + 1) * kBlock) are [block_start_[b], block_start_[b + 1]).
+  std::vector<std::uint32_t> block_start_;
+  std::uint64_t last_bits_ = 0;  // of the last node added, to check the order
 };
 
 // In key order. The side to move's bar is one barrable line (Game::barrable_lines) or two
@@ -52,7 +64,7 @@ struct BarredNode {
 // bar one that its last turn could have set (line_bars_just_set), or none; not both none. These are
 // exactly the positions that pass validate_bars() once their idle bar is dropped
 // (Game::without_idle_bar). The index must be below 2^32.
-std::vector<BarredNode> enumerate_barred(const Game& game, const SubspaceIndex& index,
-                                         const BarredKeys& keys, const BarCodes& codes);
+BarredNodes enumerate_barred(const Game& game, const SubspaceIndex& index, const BarredKeys& keys,
+                             const BarCodes& codes);
 
 }  // namespace mora::solver

@@ -333,10 +333,10 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
                          writer_tuning(solver.num_sides()));
       solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
       if (solver.has_barred()) {
-        std::vector<BarredEntry> barred = solver.barred_entries(s);
+        const std::uint64_t nodes = solver.num_barred(s);
 #pragma omp atomic
-        report.barred_positions += barred.size();
-        writer.set_barred(std::move(barred));
+        report.barred_positions += nodes;
+        writer.set_barred(nodes, [&](std::uint64_t k) { return solver.barred_entry(s, k); });
       }
       writer.finish();
     });

@@ -1,6 +1,9 @@
 #include "solver/unit_solver.h"
 
 #include <omp.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -101,6 +104,24 @@ void UnitSolver::solve() {
                      encode_rule);
   }
   solve_part(Part::kPure, resume);
+  release_solving_memory();
+}
+
+// The tables are written after solve() while the states are held: what only the layers needed
+// goes first, so that the writing's buffers take its place rather than adding to the peak. The
+// buckets' blocks are small enough for the allocator to keep once freed, where the writing's
+// large buffers (mapped afresh) cannot reuse them: they are handed back to the system.
+void UnitSolver::release_solving_memory() {
+  updates_ = UpdateBuckets();
+  std::vector<std::vector<BarredUpdate>>().swap(barred_updates_);
+  for (Side& side : sides_) {
+    HugePageVector<std::uint64_t>().swap(side.layer_marks);
+    HugePageVector<std::uint8_t>().swap(side.exit_loss);
+    std::vector<std::uint8_t>().swap(side.barred_exit_loss);
+  }
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 void UnitSolver::allocate(Part part) {
@@ -121,10 +142,9 @@ std::uint64_t UnitSolver::state_bytes() const {
   std::uint64_t bytes = 0;
   for (const Side& side : sides_)
     bytes += bytes_of(side.states) + bytes_of(side.layer_marks) + bytes_of(side.exit_loss) +
-             bytes_of(side.pure_start) + bytes_of(side.barred) + bytes_of(side.barred_states) +
+             bytes_of(side.pure_start) + side.barred.bytes() + bytes_of(side.barred_states) +
              bytes_of(side.barred_rule_start) + bytes_of(side.barred_pure_start) +
-             bytes_of(side.barred_exit_loss) + bytes_of(side.barred_rule) +
-             bytes_of(side.barred_block);
+             bytes_of(side.barred_exit_loss) + bytes_of(side.barred_rule);
   for (const auto& updates : barred_updates_) bytes += updates.capacity() * sizeof(BarredUpdate);
   return bytes;
 }

@@ -93,10 +93,11 @@ class UnitSolver {
   int num_sides() const { return static_cast<int>(sides_.size()); }
   Subspace subspace(int side) const { return sides_[side].index.subspace(); }
   std::uint64_t size(int side) const { return sides_[side].index.size(); }
-  // mssa-1: whether the tables store barred nodes, and those of `side` with their entries once
-  // solve() is done, in key order.
+  // mssa-1: whether the tables store barred nodes, and those of `side`: how many, and node k
+  // with its entry once solve() is done, in key order.
   bool has_barred() const { return has_barred_; }
-  std::vector<BarredEntry> barred_entries(int side) const;
+  std::uint64_t num_barred(int side) const { return sides_[side].barred.size(); }
+  BarredEntry barred_entry(int side, std::uint64_t k) const;
   // Hands the solved entries of `side` to `sink` in index order, a chunk at a time.
   void emit(int side, const std::function<void(std::span<const Entry>)>& sink) const;
   // Bytes of per-position state and deferred updates held at the peak of solve().
@@ -128,13 +129,10 @@ class UnitSolver {
     // mssa-1's barred nodes of this side (has_barred_ only), in key order, and by node: the
     // state of the part being solved, the initial states of both parts, the most plies to a
     // loss through an exit and the finished ply-limit part (encode_rule).
-    std::vector<BarredNode> barred;
+    BarredNodes barred;
     std::vector<State> barred_states, barred_rule_start, barred_pure_start;
-    std::vector<std::uint16_t> barred_exit_loss;
+    std::vector<std::uint8_t> barred_exit_loss;  // as exit_loss
     std::vector<std::uint8_t> barred_rule;
-    // The nodes whose board has index i lie in barred[barred_block[i / kBarredBlock] ..
-    // barred_block[i / kBarredBlock + 1]).
-    std::vector<std::uint32_t> barred_block;
   };
   // An update of a barred node found while a main layer gathers: a win, or the weight of the
   // moves refuted.
@@ -143,10 +141,11 @@ class UnitSolver {
     std::uint32_t node;
     std::uint16_t weight;
   };
-  static constexpr std::uint64_t kBarredBlock = 64;
   // A round of a main layer ends once a thread has found this many barred updates (most main
-  // positions have barred predecessors), so that their lists stay small beside the buckets.
-  static constexpr std::size_t kRoundBarredUpdates = std::size_t{1} << 22;
+  // positions have barred predecessors), so that their lists stay small beside the buckets:
+  // 16 MiB a thread, reserved with room for the chunk that crosses the mark, since a list that
+  // grew by doubling would hold both copies for a moment at the unit's peak.
+  static constexpr std::size_t kRoundBarredUpdates = std::size_t{1} << 21;
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
     int loss = -1;  // most plies to a loss through an exit, -1 if none
@@ -179,6 +178,7 @@ class UnitSolver {
   void allocate(Part part);
   std::uint64_t state_bytes() const;
   void solve_part(Part part, std::optional<ResumePoint> resume);
+  void release_solving_memory();
   // Weighs the in-unit moves and scores the exits of every position of `side`.
   void initialise(Part part, int side);
   void run_layers(Part part, int first_layer);
@@ -218,6 +218,8 @@ class UnitSolver {
   // mssa-1's barred nodes (unit_solver_barred.cpp): enumerates them, generates their moves
   // (initial states of both parts), and sizes their arrays.
   void set_up_barred();
+  // Counts the moves of barred node k of `side` and scores its exits, for both parts.
+  Scan scan_barred(const Side& side, std::size_t k) const;
   void start_barred(Part part);
   // Processes the barred nodes decided at d, as propagate() the main positions.
   std::uint64_t propagate_barred(Part part, int d, int cap);

@@ -20,10 +20,6 @@ void UnitSolver::set_up_barred() {
                                   side.index.subspace().name() + ") are not supported");
   for (Side& side : sides_) {
     side.barred = enumerate_barred(game_, side.index, barred_keys_, barred_codes_);
-    side.barred_block.assign(side.index.size() / kBarredBlock + 2, 0);
-    for (const BarredNode& b : side.barred) ++side.barred_block[b.index() / kBarredBlock + 1];
-    for (std::size_t b = 1; b < side.barred_block.size(); ++b)
-      side.barred_block[b] += side.barred_block[b - 1];
   }
   const int move_weight = game_.board().num_symmetries();
   for (int s = 0; s < num_sides(); ++s) {
@@ -40,44 +36,45 @@ void UnitSolver::set_up_barred() {
 #pragma omp parallel for schedule(dynamic, 1024)
     for (std::int64_t k = 0; k < n; ++k) {
       failure.run([&] {
-        const Position pos = BarredKeys::position(side.index, side.barred[k].key(barred_codes_));
-        MoveList list;
-        game_.generate(pos, list);
-        Scan moves;
-        for (const Move& m : list) {
-          if (m.num_shots() == 0) {  // stays in the unit: found again by its unmove
-            ++moves.quiet_moves;
-            continue;
-          }
-          const Position child = game_.without_idle_bar(game_.make(pos, m));
-          if (child.total(child.side_to_move) <= 2) {  // shot down to two cows
-            moves.pure.add(1, -1);
-            moves.rule.add(1, -1);
-          } else {
-            const Entry e = barred_exits_->entry(child);
-            score_exit(moves, exit_state(e), exit_class(e), true);
-          }
-        }
+        const Scan moves = scan_barred(side, static_cast<std::size_t>(k));
         const int weight = moves.quiet_moves * move_weight;
         side.barred_rule_start[k] = initial_state(weight, moves.rule);
         side.barred_pure_start[k] = initial_state(weight, moves.pure);
-        side.barred_exit_loss[k] = static_cast<std::uint16_t>(std::max(moves.pure.loss, 0));
+        side.barred_exit_loss[k] =
+            static_cast<std::uint8_t>(std::min<int>(std::max(moves.pure.loss, 0), kRescanExits));
         if (k % 1024 == 0) progress_.advance(1024);
       });
     }
     failure.rethrow();
   }
   barred_updates_.assign(omp_get_max_threads(), {});
+  for (auto& updates : barred_updates_) updates.reserve(kRoundBarredUpdates * 5 / 4);
+}
+
+UnitSolver::Scan UnitSolver::scan_barred(const Side& side, std::size_t k) const {
+  const Position pos = BarredKeys::position(side.index, side.barred.key(barred_codes_, k));
+  MoveList list;
+  game_.generate(pos, list);
+  Scan moves;
+  for (const Move& m : list) {
+    if (m.num_shots() == 0) {  // stays in the unit: found again by its unmove
+      ++moves.quiet_moves;
+      continue;
+    }
+    const Position child = game_.without_idle_bar(game_.make(pos, m));
+    if (child.total(child.side_to_move) <= 2) {  // shot down to two cows
+      moves.pure.add(1, -1);
+      moves.rule.add(1, -1);
+    } else {
+      const Entry e = barred_exits_->entry(child);
+      score_exit(moves, exit_state(e), exit_class(e), true);
+    }
+  }
+  return moves;
 }
 
 std::uint32_t UnitSolver::barred_node(const Side& side, const BarredKeys::Canonical& c) const {
-  const BarredNode node = BarredNode::of(barred_codes_, c);
-  const auto first = side.barred.begin() + side.barred_block[c.key.index / kBarredBlock];
-  const auto last = side.barred.begin() + side.barred_block[c.key.index / kBarredBlock + 1];
-  const auto it = std::lower_bound(first, last, node);
-  if (it == last || !it->same_key(node))
-    throw std::logic_error("a barred predecessor that the enumeration left out");
-  return static_cast<std::uint32_t>(it - side.barred.begin());
+  return side.barred.find(barred_codes_, c.key);
 }
 
 void UnitSolver::start_barred(Part part) {
@@ -119,16 +116,20 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
         ++local;
         if (d + 1 > cap) continue;
         const bool lost = state::tag(st) == state::kLoss;
-        const Position pos = BarredKeys::position(side.index, side.barred[k].key(barred_codes_));
-        for_each_barred_pred(s, pos, side.barred[k].orbit(), [&](std::uint32_t node, int weight) {
+        const BarredKey key = side.barred.key(barred_codes_, k);
+        const Position pos = BarredKeys::position(side.index, key);
+        const int orbit =
+            barred_keys_
+                .canonical(side.index, pos.mover(), pos.other(), key.mover_lines, key.other_lines)
+                .orbit;
+        for_each_barred_pred(s, pos, orbit, [&](std::uint32_t node, int weight) {
           barred_updates_[thread].push_back(
               {node, lost ? BarredUpdate::kWin : static_cast<std::uint16_t>(weight)});
         });
         // A node whose only bar was just set is also reached from main positions, by the mill
         // that set it with its shot declined.
-        if (side.barred[k].mover_barred()) continue;
-        const unsigned code =
-            lost ? UpdateBuckets::kWin : static_cast<unsigned>(side.barred[k].orbit());
+        if (side.barred.mover_barred(k)) continue;
+        const unsigned code = lost ? UpdateBuckets::kWin : static_cast<unsigned>(orbit);
         game_.for_each_unmove(pos, [&](Point, Point, Bitboard before) {
           updates_.add(thread, prev_index.index(before, pos.mover()), code);
         });
@@ -155,20 +156,19 @@ void UnitSolver::refute_barred(Part part, int s, std::uint32_t k, int d, int wei
     st = static_cast<State>(st - weight);
     return;
   }
-  const int distance =
-      part == Part::kRule ? d + 1 : std::max<int>(d + 1, sides_[s].barred_exit_loss[k]);
+  int latest_exit_loss = 0;
+  if (part == Part::kPure) {
+    latest_exit_loss = sides_[s].barred_exit_loss[k];
+    if (latest_exit_loss == kRescanExits) latest_exit_loss = scan_barred(sides_[s], k).pure.loss;
+  }
+  const int distance = std::max(d + 1, latest_exit_loss);
   st = distance > d + 1 ? pending(state::kPendingLoss, distance)
                         : state::make(state::kLoss, distance);
 }
 
-std::vector<BarredEntry> UnitSolver::barred_entries(int s) const {
+BarredEntry UnitSolver::barred_entry(int s, std::uint64_t k) const {
   const Side& side = sides_[s];
-  std::vector<BarredEntry> out;
-  out.reserve(side.barred.size());
-  for (std::size_t k = 0; k < side.barred.size(); ++k)
-    out.push_back(
-        {side.barred[k].key(barred_codes_), entry_of(side.barred_states[k], side.barred_rule[k])});
-  return out;
+  return {side.barred.key(barred_codes_, k), entry_of(side.barred_states[k], side.barred_rule[k])};
 }
 
 }  // namespace mora::solver

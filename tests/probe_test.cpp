@@ -261,7 +261,7 @@ TEST(Probe, VerifierChecksTheBarredSectionOfMssa1) {
     won->entry.distance = static_cast<std::uint16_t>(won->entry.distance + 2);
     TableWriter writer(altered / "5v3.mtb", original.header());
     writer.append(entries);
-    writer.set_barred(std::move(barred));
+    writer.set_barred(barred.size(), [&](std::uint64_t k) { return barred[k]; });
     writer.finish();
   }
   const Database db({altered});

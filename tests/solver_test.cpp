@@ -667,10 +667,12 @@ TEST(Solver, BarredNodesAreTheBarsThatValidate) {
     const SubspaceIndex index(board, s);
     const solver::BarCodes codes(board);
     const auto nodes = solver::enumerate_barred(game, index, keys, codes);
-    ASSERT_FALSE(nodes.empty());
-    ASSERT_TRUE(std::is_sorted(nodes.begin(), nodes.end()));
+    ASSERT_GT(nodes.size(), 0u);
     std::vector<BarredKey> node_keys;
-    for (const solver::BarredNode& n : nodes) node_keys.push_back(n.key(codes));
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      node_keys.push_back(nodes.key(codes, k));
+      ASSERT_EQ(nodes.find(codes, node_keys.back()), k);
+    }
     // The codes keep the keys' order, each key once.
     ASSERT_EQ(std::adjacent_find(node_keys.begin(), node_keys.end(),
                                  [](const BarredKey& a, const BarredKey& b) { return !(a < b); }),

@@ -356,10 +356,11 @@ TEST_F(TableTest, DetectsCorruption) {
 // caught, and asked for only where the header announces it.
 // Writes a table with a barred section.
 fs::path write_table_with_barred(const fs::path& path, const TableHeader& h,
-                                 const std::vector<Entry>& v, std::vector<BarredEntry> barred) {
+                                 const std::vector<Entry>& v,
+                                 const std::vector<BarredEntry>& barred) {
   TableWriter w(path, h, kSmallBlocks);
   w.append(v);
-  w.set_barred(std::move(barred));
+  w.set_barred(barred.size(), [&](std::uint64_t k) { return barred[k]; });
   w.finish();
   return path;
 }
@@ -389,7 +390,7 @@ TEST_F(TableTest, BarredSection) {
     EXPECT_THROW(w.finish(), TableError);  // the section is missing
     std::vector<BarredEntry> unsorted = barred;
     std::swap(unsorted[0], unsorted[1]);
-    w.set_barred(unsorted);
+    w.set_barred(unsorted.size(), [&](std::uint64_t k) { return unsorted[k]; });
     EXPECT_THROW(w.finish(), TableError);
   }
   write_table_with_barred(path, h, v, barred);
@@ -451,7 +452,7 @@ TEST_F(TableTest, BarredSection) {
   }
   // A header without the flag takes no section.
   TableWriter plain(dir_ / "plain.mtb", make_header(10, true));
-  EXPECT_THROW(plain.set_barred({}), TableError);
+  EXPECT_THROW(plain.set_barred(0, {}), TableError);
 }
 
 // Barred sections whose checksum holds but whose records are not what a writer writes (docs/
