@@ -51,6 +51,52 @@ struct BarredEntry {
 // The barred entries of a section being written, by their place in key order.
 using BarredSource = std::function<BarredEntry(std::uint64_t)>;
 
+// A table's barred section once decoded: its entries in key order, 14 bytes each (a key packed
+// into 64 bits as its board's index, 42 bits at most, and each bar's one or two lines as an
+// 11-bit code that sorts as the lines do, beside the entry).
+class BarredSection {
+ public:
+  std::size_t size() const { return keys_.size(); }
+  bool empty() const { return keys_.empty(); }
+  BarredEntry operator[](std::size_t k) const { return {unpack(keys_[k]), entries_[k]}; }
+  // The entry stored for `key`, or nullptr.
+  const Entry* find(const BarredKey& key) const;
+
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = BarredEntry;
+    using difference_type = std::ptrdiff_t;
+    using reference = BarredEntry;
+    using pointer = void;
+    Iterator(const BarredSection* section, std::size_t k) : section_(section), k_(k) {}
+    BarredEntry operator*() const { return (*section_)[k_]; }
+    Iterator& operator++() {
+      ++k_;
+      return *this;
+    }
+    bool operator==(const Iterator& o) const { return k_ == o.k_; }
+
+   private:
+    const BarredSection* section_;
+    std::size_t k_;
+  };
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
+
+  // Whether a key can be held: an index below 2^42, bars of at most two lines of 32.
+  static bool packable(const BarredKey& key);
+  // Appends an entry whose key is packable and after the last one's.
+  void push_back(const BarredEntry& b);
+  void reserve(std::size_t n);
+
+ private:
+  static std::uint64_t pack(const BarredKey& key);
+  static BarredKey unpack(std::uint64_t bits);
+  std::vector<std::uint64_t> keys_;
+  std::vector<Entry> entries_;
+};
+
 // Which values a table stores beside the win/draw/loss and the rule flag (docs/FORMAT.md).
 enum class TableContents : std::uint8_t {
   kFull,  // what the solver writes: every stream for every position that has a value
@@ -175,7 +221,7 @@ class TableReader {
   // the rule flag), so a WDL-only table answers it too; kDraw without the rule part.
   RuleWdl probe_rule_wdl(std::uint64_t index) const;
   // The barred section (empty without one), decoded and checked on first use.
-  std::span<const BarredEntry> barred() const;
+  const BarredSection& barred() const;
   // The stored entry of a barred position; nullptr when the section does not hold it.
   const Entry* find_barred(const BarredKey& key) const;
   // Recomputes the checksum of every block and of the barred section, verified before or not;

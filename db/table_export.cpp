@@ -28,10 +28,10 @@ void export_table(const std::filesystem::path& from, const std::filesystem::path
       reader.read(begin, chunk);
     writer.append(chunk);
   }
-  if (header.has_barred) {
-    const auto barred = reader.barred();
-    writer.set_barred(barred.size(), [&](std::uint64_t k) { return barred[k]; });
-  }
+  // The reader's section outlives the writer's finish(), which reads it.
+  if (header.has_barred)
+    writer.set_barred(reader.barred().size(),
+                      [&reader](std::uint64_t k) { return reader.barred()[k]; });
   writer.finish();
 }
 

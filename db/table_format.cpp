@@ -440,6 +440,7 @@ void check_barred_record(std::size_t k, const BarredEntry& b, const BarredEntry*
   if (b.key.mover_lines >= lines_end || b.key.other_lines >= lines_end)
     bad("a line the board does not have");
   if (previous && !(previous->key < b.key)) bad("not sorted by key, or repeated");
+  if (!BarredSection::packable(b.key)) bad("a bar of more than two lines");
   // Whole entries, in a WDL-only table too.
   if (!storable(b.entry, header.has_rule_part, true)) bad("a value no table stores");
 }
@@ -493,8 +494,7 @@ std::vector<std::uint8_t> encode_barred(std::uint64_t count, const BarredSource&
   return out;
 }
 
-std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
-                                       const TableHeader& header) {
+BarredSection decode_barred(const std::uint8_t* p, std::size_t size, const TableHeader& header) {
   if (size < kBarredHeaderBytes || XXH64(p + kOffBarredRecords, size - kOffBarredRecords, 0) !=
                                        get<std::uint64_t>(p + kOffBarredChecksum))
     fail("checksum mismatch in the barred section");
@@ -514,7 +514,9 @@ std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
                                 kBarredRecordBytes);
   ZSTD_inBuffer in{frame, frame_bytes, 0};
   std::size_t left = 1;  // what zstd has left of the frame, 0 once it has read its end
-  std::vector<BarredEntry> out(count);
+  BarredSection out;
+  out.reserve(count);
+  BarredEntry previous;
   for (std::uint64_t begin = 0; begin < count; begin += kRecordsAtOnce) {
     const std::uint64_t end = std::min(count, begin + kRecordsAtOnce);
     ZSTD_outBuffer o{raw.data(), (end - begin) * kBarredRecordBytes, 0};
@@ -526,7 +528,7 @@ std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
     }
     for (std::uint64_t k = begin; k < end; ++k) {
       const std::uint8_t* r = raw.data() + (k - begin) * kBarredRecordBytes;
-      BarredEntry& b = out[k];
+      BarredEntry b;
       b.key = {get<std::uint64_t>(r), get<std::uint32_t>(r + 8), get<std::uint32_t>(r + 12)};
       b.entry.distance = get<std::uint16_t>(r + 16);
       b.entry.wdl = static_cast<Wdl>(r[18]);
@@ -534,7 +536,9 @@ std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
       b.entry.plies_to_mill = r[20];
       if (r[21] || r[22] || r[23])
         fail("barred record " + std::to_string(k) + ": reserved bytes not 0");
-      check_barred_record(k, b, k ? &out[k - 1] : nullptr, header);
+      check_barred_record(k, b, k ? &previous : nullptr, header);
+      out.push_back(b);
+      previous = b;
     }
   }
   // The frame ends with the last record (its content size said so), and the section with it.

@@ -211,8 +211,7 @@ std::vector<std::uint8_t> encode_barred(std::uint64_t count, const BarredSource&
                                         const TableHeader& header, int level);
 // Checks (docs/FORMAT.md, "Barred section") and decodes a section of `size` bytes at p of a
 // table with this header; throws TableError (without a file name) at the first fault.
-std::vector<BarredEntry> decode_barred(const std::uint8_t* p, std::size_t size,
-                                       const TableHeader& header);
+BarredSection decode_barred(const std::uint8_t* p, std::size_t size, const TableHeader& header);
 
 struct DecodedMetadata {
   std::uint32_t version;

@@ -72,7 +72,7 @@ struct TableReader::Impl {
   std::array<int, kNumTableStreams> by_kind;  // index in streams, -1 for none
   std::uint64_t barred_offset = 0;
   mutable std::once_flag barred_once;
-  mutable std::vector<BarredEntry> barred;
+  mutable BarredSection barred;
 
   ~Impl() {
     if (cache) cache->impl_->forget(serial);
@@ -251,7 +251,7 @@ struct TableReader::Impl {
   }
 
   // The barred section, read and checked.
-  std::vector<BarredEntry> read_barred() const {
+  BarredSection read_barred() const {
     std::vector<std::uint8_t> bytes(size - barred_offset);
     read_at(barred_offset, bytes.data(), bytes.size());
     try {
@@ -404,19 +404,16 @@ void TableReader::Impl::read_streams(std::uint64_t begin, std::span<Entry> out,
   }
 }
 
-std::span<const BarredEntry> TableReader::barred() const {
+const BarredSection& TableReader::barred() const {
   const Impl& m = *impl_;
-  if (!m.header.has_barred) return {};
+  static const BarredSection kNone;
+  if (!m.header.has_barred) return kNone;
   std::call_once(m.barred_once, [&] { m.barred = m.read_barred(); });
   return m.barred;
 }
 
 const Entry* TableReader::find_barred(const BarredKey& key) const {
-  const auto all = barred();
-  const auto it =
-      std::lower_bound(all.begin(), all.end(), key,
-                       [](const BarredEntry& b, const BarredKey& k) { return b.key < k; });
-  return it != all.end() && it->key == key ? &it->entry : nullptr;
+  return barred().find(key);
 }
 
 void TableReader::check() const {

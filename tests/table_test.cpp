@@ -379,6 +379,41 @@ std::vector<BarredEntry> barred_records(const std::vector<Entry>& v) {
   return barred;
 }
 
+// The decoded section packs its keys into 64 bits: every bar of at most two of 32 lines, on
+// boards at both ends of the index range, comes back as it went in, found where it was put, in
+// the keys' order; a bar of three lines cannot be packed and is not found.
+TEST(BarredSection, PacksEveryKeyInOrder) {
+  std::vector<std::uint32_t> bars{0};
+  for (int a = 0; a < 32; ++a) {
+    bars.push_back(1u << a);
+    for (int b = 0; b < a; ++b) bars.push_back(1u << a | 1u << b);
+  }
+  std::sort(bars.begin(), bars.end());
+  std::vector<BarredKey> keys;
+  for (const std::uint64_t index :
+       {std::uint64_t{0}, std::uint64_t{7}, (std::uint64_t{1} << 42) - 1})
+    for (std::size_t m = 0; m < bars.size(); m += 3)
+      for (std::size_t o = 0; o < bars.size(); o += 7) keys.push_back({index, bars[m], bars[o]});
+  ASSERT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+  BarredSection section;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    ASSERT_TRUE(BarredSection::packable(keys[k]));
+    section.push_back(
+        {keys[k], Entry{Wdl::kWin, RuleWdl::kWin, 0, static_cast<std::uint16_t>(k % 999)}});
+  }
+  ASSERT_EQ(section.size(), keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    ASSERT_EQ(section[k].key, keys[k]) << k;
+    const Entry* e = section.find(keys[k]);
+    ASSERT_NE(e, nullptr) << k;
+    EXPECT_EQ(e->distance, k % 999);
+  }
+  EXPECT_FALSE(BarredSection::packable({0, 0b111, 0}));
+  EXPECT_FALSE(BarredSection::packable({std::uint64_t{1} << 42, 1, 0}));
+  EXPECT_EQ(section.find({0, 0b111, 0}), nullptr);
+  EXPECT_EQ(section.find({1, 1, 0}), nullptr);
+}
+
 TEST_F(TableTest, BarredSection) {
   const TableHeader h = barred_header();
   const auto v = make_entries(h.num_positions, true, 11);
