@@ -61,9 +61,14 @@ std::filesystem::path ply_limit_file(const std::filesystem::path& folder, Subspa
   return folder / (side.name() + ".ply-limit.tmp");
 }
 
+std::filesystem::path barred_pure_start_file(const std::filesystem::path& folder, Subspace unit) {
+  return folder / (unit.name() + ".barred-pure-start.tmp");
+}
+
 void remove_scratch_files(const std::filesystem::path& folder, Subspace unit) {
   std::vector<std::filesystem::path> files{checkpoint_file(folder, unit)};
   if (unit.moving_phase()) {
+    files.push_back(barred_pure_start_file(folder, unit));
     files.push_back(ply_limit_file(folder, unit));
     files.push_back(ply_limit_file(folder, {unit.other, unit.mover, 0, 0}));
   }

@@ -38,8 +38,9 @@
 namespace mora::solver {
 
 enum class ScratchKind : std::uint32_t {
-  kCheckpoint = 1,  // a unit's state between two layers
-  kPlyLimit = 2,    // a side's finished ply-limit part
+  kCheckpoint = 1,       // a unit's state between two layers
+  kPlyLimit = 2,         // a side's finished ply-limit part
+  kBarredPureStart = 3,  // a unit's barred nodes as the pure part starts them
 };
 
 // The identity of a checked file (rules, unit, part) and where its writer stood.
@@ -55,6 +56,7 @@ struct CheckpointHeader {
 std::filesystem::path checkpoint_file(const std::filesystem::path& folder, Subspace unit);
 // The finished ply-limit part of one side of a unit, 1 byte a position, read by the pure part.
 std::filesystem::path ply_limit_file(const std::filesystem::path& folder, Subspace side);
+std::filesystem::path barred_pure_start_file(const std::filesystem::path& folder, Subspace unit);
 // Removes a unit's checkpoint and scratch files, and the temporary files of a killed write of
 // them: once its tables are written, or when a restarted run finds it finished.
 void remove_scratch_files(const std::filesystem::path& folder, Subspace unit);

@@ -33,14 +33,6 @@ constexpr std::uint8_t kRuleLossBase = 128;
 // The most plies to the next mill that the byte above holds, for units without a budget.
 constexpr int kUnbudgetedRuleCap = 126;
 
-std::uint8_t encode_rule(State s) {
-  if (state::tag(s) == state::kWin)
-    return static_cast<std::uint8_t>(kRuleWinBase + state::payload(s));
-  if (state::tag(s) == state::kLoss)
-    return static_cast<std::uint8_t>(kRuleLossBase + state::payload(s));
-  return 0;
-}
-
 std::uint64_t bytes_of(const auto& v) {
   return v.size() * sizeof(v[0]);
 }
@@ -97,14 +89,21 @@ void UnitSolver::solve() {
   if (has_barred_) set_up_barred();
   std::optional<ResumePoint> resume = restore();
   if (rule_part_ && (!resume || resume->part == Part::kRule)) {
+    if (has_barred_) spill_barred_pure_start();
     solve_part(Part::kRule, std::exchange(resume, std::nullopt));
     spill_rule_part();
-    for (Side& side : sides_)
-      std::transform(side.barred_states.begin(), side.barred_states.end(), side.barred_rule.begin(),
-                     encode_rule);
+    if (has_barred_) encode_barred_rule_part();
   }
   solve_part(Part::kPure, resume);
   release_solving_memory();
+}
+
+std::uint8_t UnitSolver::encode_rule(State s) {
+  if (state::tag(s) == state::kWin)
+    return static_cast<std::uint8_t>(kRuleWinBase + state::payload(s));
+  if (state::tag(s) == state::kLoss)
+    return static_cast<std::uint8_t>(kRuleLossBase + state::payload(s));
+  return 0;
 }
 
 // The tables are written after solve() while the states are held: what only the layers needed
@@ -119,6 +118,10 @@ void UnitSolver::release_solving_memory() {
     HugePageVector<std::uint8_t>().swap(side.exit_loss);
     std::vector<std::uint8_t>().swap(side.barred_exit_loss);
   }
+  return_freed_memory();
+}
+
+void UnitSolver::return_freed_memory() {
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
@@ -130,10 +133,12 @@ void UnitSolver::allocate(Part part) {
     fill_in_parallel(side.states, n, state::kOpen);
     fill_in_parallel(side.layer_marks, (n + 63) / 64, std::uint64_t{0});
     fill_in_parallel(side.exit_loss, n, std::uint8_t{0});
-    if (part == Part::kRule)
+    if (part == Part::kRule) {
       fill_in_parallel(side.pure_start, n, state::kOpen);
-    else
+    } else {
       HugePageVector<State>().swap(side.pure_start);
+      side.barred_rule.assign(side.barred.size(), 0);  // the ply-limit part's, or none
+    }
   }
   peak_bytes_ = std::max(peak_bytes_, state_bytes());
 }
@@ -211,14 +216,16 @@ void UnitSolver::save_if_due(Part part, int next_layer) {
 
 void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
   if (resume) {
+    start_barred(part, true);
     run_layers(part, resume->layer);
     return;
   }
   max_pending_ = 0;
-  start_barred(part);
   if (part == Part::kPure && rule_part_) {
-    start_pure_from_scan();
+    start_pure_from_scan();  // first: it frees what the barred nodes' initial states take back
+    start_barred(part, false);
   } else {
+    start_barred(part, false);
     allocate(part);
     for (int s = 0; s < num_sides(); ++s) {
       progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits",

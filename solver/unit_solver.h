@@ -127,25 +127,27 @@ class UnitSolver {
     // (nullptr when the game ends there instead).
     std::array<const ExitTable*, kMaxPoints + 1> exit_by_survivors{};
     // mssa-1's barred nodes of this side (has_barred_ only), in key order, and by node: the
-    // state of the part being solved, the initial states of both parts, the most plies to a
-    // loss through an exit and the finished ply-limit part (encode_rule).
+    // state of the part being solved, the initial states of both parts until each starts, the
+    // most plies to a loss through an exit (the pure part's) and the finished ply-limit part
+    // (encode_rule, from the pure part on).
     BarredNodes barred;
     std::vector<State> barred_states, barred_rule_start, barred_pure_start;
     std::vector<std::uint8_t> barred_exit_loss;  // as exit_loss
     std::vector<std::uint8_t> barred_rule;
   };
   // An update of a barred node found while a main layer gathers: a win, or the weight of the
-  // moves refuted.
-  struct BarredUpdate {
+  // moves refuted. Packed to 6 bytes: the lists are the barred nodes' largest fixed cost.
+  struct [[gnu::packed]] BarredUpdate {
     static constexpr std::uint16_t kWin = 0;
     std::uint32_t node;
     std::uint16_t weight;
   };
+  static_assert(sizeof(BarredUpdate) == 6);
   // A round of a main layer ends once a thread has found this many barred updates (most main
   // positions have barred predecessors), so that their lists stay small beside the buckets:
-  // 16 MiB a thread, reserved with room for the chunk that crosses the mark, since a list that
+  // 7.5 MiB a thread, reserved with room for the chunk that crosses the mark, since a list that
   // grew by doubling would hold both copies for a moment at the unit's peak.
-  static constexpr std::size_t kRoundBarredUpdates = std::size_t{1} << 21;
+  static constexpr std::size_t kRoundBarredUpdates = std::size_t{1} << 20;
   struct ExitSummary {
     int win = -1;   // fewest plies to a win through an exit, -1 if none
     int loss = -1;  // most plies to a loss through an exit, -1 if none
@@ -179,6 +181,9 @@ class UnitSolver {
   std::uint64_t state_bytes() const;
   void solve_part(Part part, std::optional<ResumePoint> resume);
   void release_solving_memory();
+  // Hands the free pages of the heap back to the system: glibc keeps arrays freed below its
+  // (adaptive) mapping threshold, so that they would still count towards the peak.
+  static void return_freed_memory();
   // Weighs the in-unit moves and scores the exits of every position of `side`.
   void initialise(Part part, int side);
   void run_layers(Part part, int first_layer);
@@ -211,6 +216,8 @@ class UnitSolver {
       st = state::make(state::kLoss, d);
     return st == state::make(state::kWin, d) || st == state::make(state::kLoss, d);
   }
+  // The ply-limit part's byte of a finished state of that part.
+  static std::uint8_t encode_rule(State s);
   // The entry of a finished pure state and ply-limit byte (encode_rule).
   Entry entry_of(State pure, std::uint8_t rule) const;
   // Adds an exit of value v to a scan.
@@ -218,9 +225,20 @@ class UnitSolver {
   // mssa-1's barred nodes (unit_solver_barred.cpp): enumerates them, generates their moves
   // (initial states of both parts), and sizes their arrays.
   void set_up_barred();
+  // While the ply-limit part runs, the pure part's initial states and latest exit losses of the
+  // barred nodes wait in a scratch file (3 of their 10 bytes there, and none of them is in a
+  // checkpoint of the ply-limit part): spilled before it, read back as the pure part starts (a
+  // damaged file is an error).
+  std::vector<std::uint64_t> barred_pure_start_bytes() const;
+  void spill_barred_pure_start();
+  void load_barred_pure_start();
+  // The finished ply-limit part of the barred nodes as bytes (encode_rule).
+  void encode_barred_rule_part();
   // Counts the moves of barred node k of `side` and scores its exits, for both parts.
   Scan scan_barred(const Side& side, std::size_t k) const;
-  void start_barred(Part part);
+  // The barred nodes' states as `part` starts from its initial states or, `resumed`, from the
+  // checkpoint just loaded.
+  void start_barred(Part part, bool resumed);
   // Processes the barred nodes decided at d, as propagate() the main positions.
   std::uint64_t propagate_barred(Part part, int d, int cap);
   // The barred node of `side` with this key.

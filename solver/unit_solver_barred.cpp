@@ -20,6 +20,7 @@ void UnitSolver::set_up_barred() {
                                   side.index.subspace().name() + ") are not supported");
   for (Side& side : sides_) {
     side.barred = enumerate_barred(game_, side.index, barred_keys_, barred_codes_);
+    side.barred_states.assign(side.barred.size(), state::kOpen);
   }
   const int move_weight = game_.board().num_symmetries();
   for (int s = 0; s < num_sides(); ++s) {
@@ -28,8 +29,6 @@ void UnitSolver::set_up_barred() {
     side.barred_rule_start.assign(n, state::kOpen);
     side.barred_pure_start.assign(n, state::kOpen);
     side.barred_exit_loss.assign(n, 0);
-    side.barred_states.assign(n, state::kOpen);
-    side.barred_rule.assign(n, 0);
     progress_.begin(subspace(s).name() + " barred nodes: moves and exits",
                     static_cast<std::uint64_t>(n));
     FirstFailure failure;
@@ -77,11 +76,67 @@ std::uint32_t UnitSolver::barred_node(const Side& side, const BarredKeys::Canoni
   return side.barred.find(barred_codes_, c.key);
 }
 
-void UnitSolver::start_barred(Part part) {
+std::vector<std::uint64_t> UnitSolver::barred_pure_start_bytes() const {
+  std::vector<std::uint64_t> bytes;
+  for (const Side& side : sides_) {
+    bytes.push_back(side.barred.size() * sizeof(State));
+    bytes.push_back(side.barred.size());
+  }
+  return bytes;
+}
+
+void UnitSolver::spill_barred_pure_start() {
+  ScratchWriter out(barred_pure_start_file(scratch_folder_, subspace(0)),
+                    ScratchKind::kBarredPureStart,
+                    CheckpointHeader{game_.rules().fingerprint(), subspace(0), 0, 0, 0},
+                    barred_pure_start_bytes());
   for (Side& side : sides_) {
-    // Each part's initial states are needed once.
-    side.barred_states =
-        std::move(part == Part::kRule ? side.barred_rule_start : side.barred_pure_start);
+    out.write(side.barred_pure_start.data(), side.barred.size() * sizeof(State));
+    out.write(side.barred_exit_loss.data(), side.barred.size());
+  }
+  out.commit();
+  for (Side& side : sides_) {
+    std::vector<State>().swap(side.barred_pure_start);
+    std::vector<std::uint8_t>().swap(side.barred_exit_loss);
+  }
+  return_freed_memory();
+}
+
+void UnitSolver::encode_barred_rule_part() {
+  for (Side& side : sides_) {
+    side.barred_rule.resize(side.barred_states.size());
+    std::transform(side.barred_states.begin(), side.barred_states.end(), side.barred_rule.begin(),
+                   encode_rule);
+  }
+}
+
+void UnitSolver::load_barred_pure_start() {
+  ScratchReader in(barred_pure_start_file(scratch_folder_, subspace(0)),
+                   ScratchKind::kBarredPureStart, game_.rules().fingerprint(), subspace(0));
+  bool whole = in.ok() && in.array_bytes() == barred_pure_start_bytes();
+  for (Side& side : sides_) {
+    side.barred_pure_start.resize(side.barred.size());
+    side.barred_exit_loss.resize(side.barred.size());
+    whole = whole && in.read(side.barred_pure_start.data(), side.barred.size() * sizeof(State)) &&
+            in.read(side.barred_exit_loss.data(), side.barred.size());
+  }
+  if (whole && in.finish()) return;
+  // Written by this run a part ago: damaged only by a failing disk.
+  throw std::runtime_error(barred_pure_start_file(scratch_folder_, subspace(0)).string() + ": " +
+                           (in.ok() ? "other sizes than the unit's" : in.why()) +
+                           "; the same command solves the unit again from its last checkpoint");
+}
+
+void UnitSolver::start_barred(Part part, bool resumed) {
+  if (has_barred_ && part == Part::kPure && rule_part_ && !resumed) load_barred_pure_start();
+  for (Side& side : sides_) {
+    // Each part's initial states are needed once, and none once a checkpoint holds the states.
+    std::vector<State>& start =
+        part == Part::kRule ? side.barred_rule_start : side.barred_pure_start;
+    if (!resumed) side.barred_states.swap(start);
+    std::vector<State>().swap(start);
+    if (part == Part::kPure) std::vector<State>().swap(side.barred_rule_start);
+    if (resumed) continue;
     for (const State st : side.barred_states)
       if (state::has_distance(st)) note_distance(state::payload(st));
   }

@@ -23,6 +23,10 @@
 # MODE sigint, sigterm: the same, with the signal instead of a kill: the run must stop within
 # seconds with status 130 or 143 and say so, keep its checkpoint, and the restart resume from
 # it. SIGINT is sent to a background job, whose shell ignores it (the solver takes it over).
+# MODE barred-kill-rule, barred-kill-pure: mssa-1 up to 8 cows on the board, a checkpoint at
+# every layer, killed in the ply-limit or the pure part of 5v3, whose barred nodes keep the pure
+# part's initial states in a scratch file while the ply-limit part runs; the restart must resume
+# that part and end with the tables of tests/data/mssa-1-8.sha256.
 # MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte.
 # MODE kill-all, kill-rank: a 2-rank run is killed once its first table is written (every
 # process of the job, or one rank, after which mpirun must end the others), then started again
@@ -31,6 +35,8 @@ set -euo pipefail
 mora=$1 work=$2 mode=$3 mora_mpi=${4:-} mpiexec=${5:-}
 # The whole game of herd 4: the moving units 3v3, 4v3 and 4v4, then the placing subspaces.
 target=(--whole-game --herd 4)
+barred_sums=$(realpath "$(dirname "$0")")/data/mssa-1-8.sha256
+[[ $mode != barred-* ]] || target=(--rules mssa-1 --max-total 8)
 # CI has 2 cores: one OpenMP thread per rank, no core binding, more ranks than cores allowed.
 launch=("$mpiexec" --oversubscribe --bind-to none)
 # Containers run as root, which Open MPI refuses without this.
@@ -51,6 +57,10 @@ solve_one=("$mora" "${solve_args[@]}")
 solve_mpi() { "${launch[@]}" -np "$1" "$mora_mpi" "${solve_args[@]}"; }
 
 same_as_reference() {
+  if [[ $mode == barred-* ]]; then
+    (cd "$db" && sha256sum --check --strict --quiet "$barred_sums") || fail "other tables"
+    return
+  fi
   local ref=$work/reference
   diff <(cd "$ref" && ls -- *.mtb) <(cd "$db" && ls -- *.mtb) || fail "other table files"
   for f in "$ref"/*.mtb; do cmp -- "$f" "$db/${f##*/}" || fail "${f##*/} differs"; done
@@ -70,6 +80,16 @@ in_pure_part() {
     [ -f "$p" ] && [ "$c" -nt "$p" ] && echo "$p" && return 0
   done
   return 1
+}
+
+# 5v3 checkpointed in its ply-limit part (its barred nodes' pure starts spilled), or in its pure
+# part (the checkpoint newer than the ply-limit scratch file).
+in_5v3_rule_part() {
+  [ -f "$db/5v3.checkpoint" ] && [ -f "$db/5v3.barred-pure-start.tmp" ] &&
+    [ ! -f "$db/5v3.ply-limit.tmp" ]
+}
+in_5v3_pure_part() {
+  [ -f "$db/5v3.ply-limit.tmp" ] && [ "$db/5v3.checkpoint" -nt "$db/5v3.ply-limit.tmp" ]
 }
 
 # Waits until the run $1 has written a file matching $2 (a table by default), kills it as $mode
@@ -123,10 +143,17 @@ check_refused() {
 # After the restart of a killed run: the finished tables were kept, the result is the
 # reference, and no temporary file is left.
 check_restart() {
-  [ "$(ls "$db" | grep -c '\.mtb$')" -lt "$(ls "$work"/reference/*.mtb | wc -l)" ] ||
-    fail "killed too late: every table was written"
+  local tables
+  tables=$(if [[ $mode == barred-* ]]; then wc -l <"$barred_sums"; else ls "$work"/reference/*.mtb | wc -l; fi)
+  [ "$(ls "$db" | grep -c '\.mtb$')" -lt "$tables" ] || fail "killed too late: every table was written"
   "$@" >>"$db.log" 2>&1 || fail "the second run failed"
-  if [[ $mode == kill-checkpoint || $mode == sig* ]]; then
+  if [ "$mode" = barred-kill-rule ]; then
+    grep -q '"resumed_from":"ply-limit part.*"unit":"5v3"' "$db.log" ||
+      fail "the second run did not resume 5v3's ply-limit part"
+  elif [ "$mode" = barred-kill-pure ]; then
+    grep -q '"resumed_from":"pure part.*"unit":"5v3"' "$db.log" ||
+      fail "the second run did not resume 5v3's pure part"
+  elif [[ $mode == kill-checkpoint || $mode == sig* ]]; then
     # -q leaves the unit lines out; the restart's --json reports where each unit resumed.
     grep -q '"resumed_from":"' "$db.log" || fail "the second run did not resume"
   elif [ "$mode" = kill-placing-checkpoint ]; then
@@ -165,6 +192,12 @@ case $mode in
     else
       kill_after_first_table $! "3v4+1+0.checkpoint"
     fi
+    check_restart "${solve_one[@]}" --json
+    ;;
+  barred-kill-rule | barred-kill-pure)
+    solve_one+=(--checkpoint-minutes 0)
+    setsid "${solve_one[@]}" >>"$db.log" 2>&1 &
+    kill_when $! "in_5v3_${mode#barred-kill-}_part"
     check_restart "${solve_one[@]}" --json
     ;;
   damaged-scratch | old-scratch)
