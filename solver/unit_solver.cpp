@@ -135,6 +135,7 @@ void UnitSolver::allocate(Part part) {
     fill_in_parallel(side.exit_loss, n, std::uint8_t{0});
     if (part == Part::kRule) {
       fill_in_parallel(side.pure_start, n, state::kOpen);
+      std::vector<std::uint8_t>().swap(side.barred_rule);  // set when the part ends
     } else {
       HugePageVector<State>().swap(side.pure_start);
       side.barred_rule.assign(side.barred.size(), 0);  // the ply-limit part's, or none
