@@ -444,8 +444,18 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   auto gather = [&](int thread, std::uint64_t chunk) {
     const std::uint64_t begin = chunk * kChunk;
     const std::uint64_t end = std::min(side.index.size(), begin + kChunk);
-    CowSets pred_positions[kMaxPredecessors];
-    std::uint64_t preds[kMaxPredecessors];
+    // The predecessors of several positions are indexed at once, so that more of their
+    // mover entries' misses overlap.
+    constexpr int kBatch = 2 * kMaxPredecessors;
+    CowSets pred_positions[kBatch];
+    std::uint64_t preds[kBatch];
+    unsigned codes[kBatch];
+    int n = 0;
+    auto flush = [&] {
+      prev.index.index(std::span(pred_positions, n), preds);
+      for (int k = 0; k < n; ++k) updates_.add(thread, preds[k], codes[k]);
+      n = 0;
+    };
     std::uint64_t local = 0;
     for (std::uint64_t block = begin; block < end; block += 64) {
       if (!(side.layer_marks[block / 64] & layer_bit)) continue;
@@ -456,17 +466,16 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         if (d + 1 > cap) continue;
         Bitboard mover, other;
         side.index.unindex(i, mover, other);
-        // The predecessors in the partner side without bars; those with bars (mssa-1) are barred
-        // nodes, updated once the round's main updates are drained.
-        int n = 0;
-        game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
-          pred_positions[n++] = {before, mover};
-        });
-        prev.index.index(std::span(pred_positions, n), preds);
         const unsigned code = state::tag(st) == state::kLoss
                                   ? UpdateBuckets::kWin
                                   : static_cast<unsigned>(side.index.orbit_size(i));
-        for (int k = 0; k < n; ++k) updates_.add(thread, preds[k], code);
+        // The predecessors in the partner side without bars; those with bars (mssa-1) are barred
+        // nodes, updated once the round's main updates are drained.
+        game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
+          pred_positions[n] = {before, mover};
+          codes[n++] = code;
+        });
+        if (n > kBatch - kMaxPredecessors) flush();
         if (has_barred_)
           for_each_barred_pred(
               s, moving_position(mover, other), side.index.orbit_size(i),
@@ -477,6 +486,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
               });
       }
     }
+    flush();
     decided.fetch_add(local, std::memory_order_relaxed);
     progress_.advance(end - begin);
   };
