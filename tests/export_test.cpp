@@ -3,6 +3,7 @@
 // whatever needs a distance is refused with a message that says why. Folders of win distances
 // only: every probe, distances of losses too, found from their successors.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -18,10 +19,11 @@ namespace fs = std::filesystem;
 using testing::probe_db;
 
 // The WDL-only copy (or the copy of `contents`) of fixture folder `name`, in a fresh
-// temporary folder.
+// temporary folder of this process (ctest runs the tests of one file in parallel processes).
 fs::path exported(const std::string& name, TableContents contents = TableContents::kWdlOnly) {
-  const fs::path to = fs::temp_directory_path() / ("mora_export_test_" + name + "_" +
-                                                   std::to_string(static_cast<int>(contents)));
+  const fs::path to =
+      fs::temp_directory_path() / ("mora_export_test_" + std::to_string(::getpid()) + "_" + name +
+                                   "_" + std::to_string(static_cast<int>(contents)));
   fs::remove_all(to);
   fs::create_directories(to);
   for (const auto& file : fs::directory_iterator(probe_db(name)))
@@ -308,7 +310,8 @@ TEST(Export, WinDistancesReportALossThatItsSuccessorsDoNotMake) {
 // Their positions with bars that follow a loss are not stored, so no loss could be derived.
 TEST(Export, NoWinDistancesForPresetsWithBars) {
   for (const std::string name : {"house-003", "mssa-1"}) {
-    const fs::path to = fs::temp_directory_path() / ("mora_export_test_bars_" + name);
+    const fs::path to = fs::temp_directory_path() /
+                        ("mora_export_test_bars_" + std::to_string(::getpid()) + "_" + name);
     fs::create_directories(to);
     EXPECT_THROW(
         export_table(probe_db(name) / "3v3.mtb", to / "3v3.mtb", TableContents::kWinDistances),
