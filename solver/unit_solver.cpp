@@ -223,10 +223,8 @@ void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
   }
   max_pending_ = 0;
   if (part == Part::kPure && rule_part_) {
-    start_pure_from_scan();  // first: it frees what the barred nodes' initial states take back
-    start_barred(part, false);
+    start_pure_from_scan();
   } else {
-    start_barred(part, false);
     allocate(part);
     for (int s = 0; s < num_sides(); ++s) {
       progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits",
@@ -234,6 +232,8 @@ void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
       initialise(part, s);
     }
   }
+  // After the main arrays are set up: the pure part's frees what the barred nodes take back.
+  start_barred(part, false);
   save_if_due(part, 0);
   run_layers(part, 0);
 }
