@@ -10,6 +10,10 @@ CPU s / (C * efficiency). The dependencies are those of solver/solve.cpp (exit s
 placing successors), for rules with `--shots` shots for a double mill.
 
   scripts/cluster_projection.py --cores 32 --nodes 1 2 4 8 16 LOG_OR_MARKDOWN...
+
+With --sizes (the output of `morabaraba subspaces`), the moving units that no log measured are
+projected at --us-per-position CPU microseconds a position (--flying-us-per-position where a
+side has three cows, which fly), and each unit's memory at --bytes-per-position.
 """
 import argparse
 import heapq
@@ -63,6 +67,21 @@ def read_units(paths):
     return units
 
 
+SIZE_LINE = re.compile(r"^(\d+)v(\d+)\s+\d+\s+(\d+)$")
+
+
+def read_sizes(path):
+    """Canonical positions of every moving unit, from the lines of `morabaraba subspaces`."""
+    units = {}
+    with open(path) as f:
+        for line in f:
+            hit = SIZE_LINE.match(line.strip())
+            if hit:
+                name = unit_name(int(hit.group(1)), int(hit.group(2)), 0, 0)
+                units[name] = units.get(name, 0) + int(hit.group(3))
+    return units
+
+
 def simulate(units, deps, nodes, cores, efficiency):
     seconds = {u: cpu / (cores * efficiency) for u, (_, cpu) in units.items()}
     waiting = {u: {d for d in deps[u] if d in units} for u in units}
@@ -108,8 +127,28 @@ def main():
     p.add_argument("--nodes", type=int, nargs="+", default=[1, 2, 4, 8, 16])
     p.add_argument("--shots", type=int, default=2, help="shots for a double mill (default 2)")
     p.add_argument("--only", choices=["moving", "placing"], help="only the units of one phase")
+    p.add_argument("--sizes", help="`morabaraba subspaces` output: project the units not measured")
+    p.add_argument("--us-per-position", type=float, default=1.2,
+                   help="CPU microseconds a position of a projected unit (default 1.2)")
+    p.add_argument("--flying-us-per-position", type=float, default=1.9,
+                   help="the same where a side has three cows (default 1.9)")
+    p.add_argument("--bytes-per-position", type=float, default=8.5,
+                   help="memory of a projected unit at its peak (default 8.5)")
     args = p.parse_args()
     units = read_units(args.sources)
+    if args.sizes:
+        projected = {}
+        for name, n in read_sizes(args.sizes).items():
+            if name in units:
+                continue
+            flying = min(parse(name)[:2]) == 3
+            rate = args.flying_us_per_position if flying else args.us_per_position
+            units[name] = projected[name] = (n, n * rate * 1e-6)
+        print(f"{len(projected)} units projected; the largest, by memory at "
+              f"{args.bytes_per_position} bytes a position:")
+        print("| unit | canonical positions | projected CPU s | memory |\n|---|---:|---:|---:|")
+        for name, (n, cpu) in sorted(projected.items(), key=lambda u: -u[1][0])[:16]:
+            print(f"| {name} | {n:,} | {cpu:,.0f} | {n * args.bytes_per_position / 2**30:.1f} GiB |")
     if args.only:
         units = {u: v for u, v in units.items() if ("+" in u) == (args.only == "placing")}
     if not units:
