@@ -15,9 +15,8 @@ SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "cluster_projectio
 
 
 def run(*args):
-    out = subprocess.run([sys.executable, str(SCRIPT), *args], check=True, text=True,
-                         capture_output=True).stdout
-    return out
+    return subprocess.run([sys.executable, str(SCRIPT), *args], check=True, text=True,
+                          capture_output=True).stdout
 
 
 def main():
