@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """Renders docs/RESULTS.md's tables of a moving-phase database from `morabaraba info --json`.
 
-    morabaraba info --db DIR --json | python3 scripts/moving_results.py
+    morabaraba info --db DIR --json | python3 scripts/moving_results.py [--against FILE]
 
 Prints, in Markdown: the pure part per subspace, the rule part per subspace, the totals and
 the longest win and loss of the whole folder (with a position of each, for `probe --line`).
+With --against, the output of `morabaraba compare --db DIR --with OTHER --json` (another
+preset's folder of the same board): per subspace, the positions whose value differs.
 Counts are positions weighted by their orbits (every position, not only canonical ones).
 """
 
+import argparse
 import json
 import sys
+
+CHANGES = ("win-draw", "win-loss", "draw-win", "draw-loss", "loss-win", "loss-draw")
 
 
 def order(name):
@@ -29,12 +34,43 @@ def longest_ply_to_mill(rule):
     return max((int(k) for k in rule.get("plies_to_mill_histogram", {})), default=0)
 
 
+def print_differences(compare, names):
+    a, b = compare["a"]["rules"], compare["b"]["rules"]
+    print(f"\nAgainst `{b}` (`morabaraba compare`; W>D: a win under `{a}`, a draw under `{b}`;"
+          " under the ply limit, outcomes, cursed wins and blessed losses counting as draws):\n")
+    print("| subspace | pure differ | % | W>D | W>L | D>W | D>L | L>W | L>D | rule differ | % |"
+          " example (pure) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    totals = dict.fromkeys(("positions", "pure_differing", "rule_differing") + CHANGES, 0)
+    for name in (n for n in names if n in compare["subspaces"]):
+        d = compare["subspaces"][name]
+        for key in ("positions", "pure_differing", "rule_differing"):
+            totals[key] += d.get(key, 0)
+        for key in CHANGES:
+            totals[key] += d["pure"][key]
+        example = f"`{d['pure_example']}`" if d["pure_example"] else ""
+        print(f"| {name} | {num(d['pure_differing'])} | {pct(d['pure_differing'], d['positions'])} |"
+              + "".join(f" {num(d['pure'][k])} |" for k in CHANGES)
+              + f" {num(d.get('rule_differing', 0))} | {pct(d.get('rule_differing', 0), d['positions'])} |"
+              f" {example} |")
+    print(f"| total | {num(totals['pure_differing'])} |"
+          f" {pct(totals['pure_differing'], totals['positions'])} |"
+          + "".join(f" {num(totals[k])} |" for k in CHANGES)
+          + f" {num(totals['rule_differing'])} | {pct(totals['rule_differing'], totals['positions'])} | |")
+    missing = [n for n in names if n not in compare["subspaces"]]
+    if missing:
+        print(f"\nNot in `{b}`'s folder: {', '.join(missing)}.")
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", help="`morabaraba compare --json` output to add")
+    args = parser.parse_args()
     info = json.load(sys.stdin)
     moving = {name: s for name, s in info["subspaces"].items() if s["phase"] == "moving"}
     names = sorted(moving, key=order)
 
-    print("Pure part (the game without the 60-ply rule; distances in plies to the end):\n")
+    print("Pure part (the game without the ply limit; distances in plies to the end):\n")
     print("| subspace | positions | canonical | win | draw | loss | win % | draw % | loss % |"
           " longest win | longest loss | bits/pos |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -46,7 +82,7 @@ def main():
               f" {pct(s['loss'], s['positions'])} | {s['max_win_distance']} |"
               f" {s['max_loss_distance']} | {s['bits_per_position']:.2f} |")
 
-    print("\nRule part (the 60-ply rule, at count 0; plies to the next mill):\n")
+    print("\nRule part (the preset's ply limit, at count 0; plies to the next mill):\n")
     print("| subspace | win | cursed win | draw | blessed loss | loss |"
           " longest plies to the next mill |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -79,6 +115,10 @@ def main():
         s = moving[best]
         print(f"\nLongest {kind}: {s[f'max_{kind}_distance']} plies, in {best}:"
               f" `{s[f'longest_{kind}_position']}`")
+
+    if args.against:
+        with open(args.against) as f:
+            print_differences(json.load(f), names)
 
 
 if __name__ == "__main__":

@@ -218,6 +218,20 @@ out=$("$mora" check --db "$work/mixed" 2>&1) && fail "check of mixed rules: exit
 grep -q "^foreign: .*/mixed/3v3.mtb holds rules 'msa-tournament' on" <<<"$out" ||
   fail "check of mixed rules: $out"
 
+# compare: two presets of one board, per subspace; boards that differ and a subspace that one
+# database lacks are refused.
+expect_output "compare of two presets" '^3v3 +2691920 +[1-9][0-9]* ' \
+  "$mora" compare --db "$root/max7-msa-tournament" --with "$max7"
+expect_output "compare --json gives an example" '"pure_example": "[WB.]{8}/' \
+  "$mora" compare --db "$root/max7-msa-tournament" --with "$max7" --json
+expect_output "compare of a folder with itself" '^total +26919200 +0 ' \
+  "$mora" compare --db "$max7" --with "$max7"
+out=$("$mora" compare --db "$root/max7-koti" --with "$max7" 2>&1) && fail "compare of two boards: exit 0"
+grep -q 'only databases of one board can be compared' <<<"$out" || fail "compare of two boards: $out"
+out=$("$mora" compare --db "$max7" --with "$moving" --subspace 3v4 2>&1) &&
+  fail "compare of a subspace one lacks: exit 0"
+grep -q 'subspace 3v4 is not in both databases' <<<"$out" || fail "compare --subspace: $out"
+
 # verify lists every bad table and still verifies the others.
 cp -r "$herd3" "$work/two-bad"
 truncate -s 2000 "$work/two-bad/2v3+1+0.mtb"

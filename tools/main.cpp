@@ -21,6 +21,7 @@ int run_sample(const std::vector<std::string>& args);
 int run_serve(const std::vector<std::string>& args);
 int run_play(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
+int run_compare(const std::vector<std::string>& args);
 extern const char* const kVersion;  // tools/version.cmake
 
 constexpr Command kCommands[] = {
@@ -35,6 +36,7 @@ constexpr Command kCommands[] = {
     {"serve", "answer probes over HTTP and serve the explorer page", run_serve},
     {"play", "play a game in the terminal against perfect play", run_play},
     {"export", "write a smaller folder of the win/draw/loss streams only", run_export},
+    {"compare", "where two databases of one board disagree on values, per subspace", run_compare},
     {"subspaces", "list the subspaces (placing too with --whole-game) and sizes", run_subspaces},
     {"sample", "positions drawn at random from every layer, with their values", run_sample},
 };

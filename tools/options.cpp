@@ -29,9 +29,10 @@ void add_database_option(po::options_description& options) {
                         "database folder (may be repeated)");
 }
 
-std::vector<std::filesystem::path> database_folders(const po::variables_map& vm) {
+std::vector<std::filesystem::path> database_folders(const po::variables_map& vm,
+                                                    const char* option) {
   std::vector<std::filesystem::path> folders;
-  for (const auto& f : vm["db"].as<std::vector<std::string>>()) folders.emplace_back(f);
+  for (const auto& f : vm[option].as<std::vector<std::string>>()) folders.emplace_back(f);
   return folders;
 }
 

@@ -23,7 +23,9 @@ std::optional<po::variables_map> parse(
 
 // Adds --db (one or more database folders, for the commands that read a database).
 void add_database_option(po::options_description& options);
-std::vector<std::filesystem::path> database_folders(const po::variables_map& vm);
+// The folders of --db, or of another option of the same kind (compare's --with).
+std::vector<std::filesystem::path> database_folders(const po::variables_map& vm,
+                                                    const char* option = "db");
 
 // Adds --rules with the preset list in its help text.
 void add_rules_option(po::options_description& options);

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The scripts that render docs/RESULTS.md's tables (ctest results_scripts): moving_results.py on
+# the probe_db fixture against `morabaraba info` and `morabaraba compare` read directly, and
+# unit_results.py against the unit lines of a small solve.
+#   results_scripts_test.sh MORABARABA SCRIPTS_DIR DB_ROOT
+set -euo pipefail
+mora=$1 scripts=$2 root=$3
+a=$root/max7-msa-tournament b=$root/max7-morabaraba
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+# 1234567 -> 1,234,567, as the script writes counts.
+num() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta' <<<"$1"; }
+fail() {
+  echo "results_scripts: $*" >&2
+  failures=$((failures + 1))
+}
+
+"$mora" compare --db "$a" --with "$b" --json >"$work/compare.json"
+out=$("$mora" info --db "$a" --json | python3 "$scripts/moving_results.py" --against "$work/compare.json")
+
+# The pure row of 3v3 carries info's counts (text columns: positions, canonical, win, draw, loss).
+read -r _ _ positions canonical win draw loss _ < <("$mora" info --db "$a" | grep '^3v3 ')
+row="| 3v3 | $(num "$positions") | $(num "$canonical") | $(num "$win") | $(num "$draw") | $(num "$loss") |"
+grep -qF "$row" <<<"$out" ||
+  fail "3v3's pure row lacks info's counts: $(grep '^| 3v3 ' <<<"$out" | head -1)"
+
+# The differences' total row sums the subspaces as compare's own total does.
+read -r _ _ differ _ w_d w_l d_w d_l l_w l_d rule_differ _ < <("$mora" compare --db "$a" --with "$b" | grep '^total ')
+row="| total | $(num "$differ") |"
+grep -qF "$row" <<<"$out" || fail "no '$row' in: $(grep '^| total' <<<"$out")"
+for n in "$w_d" "$w_l" "$d_w" "$d_l" "$l_w" "$l_d" "$rule_differ"; do
+  grep '^| total' <<<"$out" | grep -qF "| $(num "$n") |" || fail "total row lacks $n"
+done
+[ "$differ" -gt 0 ] || fail "no differences between $a and $b"
+
+# unit_results.py: one row a unit, with the unit line's positions, and their sum.
+"$mora" solve --db "$work/db" --rules online --max-total 7 --threads 1 >"$work/solve.log" 2>&1
+units=$(python3 "$scripts/unit_results.py" "$work/solve.log")
+grep -qF "| 3v3 | 169,626 | " <<<"$units" || fail "unit_results: no 3v3 row: $units"
+grep -qF "| 4v3 | 1,520,796 | " <<<"$units" || fail "unit_results: no 4v3 row: $units"
+grep -qF "| all 2 | 1,690,422 | " <<<"$units" || fail "unit_results: no total row: $units"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "results_scripts: all passed"
