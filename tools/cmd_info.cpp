@@ -1,8 +1,11 @@
 #include <cstdio>
 #include <iostream>
+#include <mutex>
+#include <optional>
 
 #include "db/database.h"
 #include "game/notation.h"
+#include "solver/chunks.h"
 #include "tools/options.h"
 #include "tools/table_info.h"
 
@@ -56,6 +59,7 @@ void print_row(const TableInfo& t) {
                 (unsigned long long)(t.barred[0] + t.barred[1] + t.barred[2]),
                 (unsigned long long)t.barred[2], (unsigned long long)t.barred[1],
                 (unsigned long long)t.barred[0]);
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -78,13 +82,26 @@ int run_info(const std::vector<std::string>& args) {
   const bool json = vm->count("json");
   nlohmann::json subspaces = nlohmann::json::object();
   if (!json) print_header(db);
-  for (const Subspace& s : db.subspaces()) {
-    const TableInfo t = table_info(db, s);
-    if (json)
-      subspaces[s.name()] = to_json(t);
-    else
-      print_row(t);
-  }
+  // The tables are read on every thread, the rows given in order as soon as those before them
+  // are: a large folder takes minutes.
+  const std::vector<Subspace> all = db.subspaces();
+  std::vector<std::optional<TableInfo>> read(all.size());
+  std::size_t next = 0;
+  std::mutex emitting;
+  solver::for_chunks(
+      all.size(),
+      [&](std::uint64_t k, std::uint64_t) {
+        TableInfo t = table_info(db, all[k]);
+        const std::lock_guard lock(emitting);
+        read[k] = std::move(t);
+        for (; next < all.size() && read[next]; read[next++].reset()) {
+          if (json)
+            subspaces[all[next].name()] = to_json(*read[next]);
+          else
+            print_row(*read[next]);
+        }
+      },
+      1);
   if (json)
     std::cout << nlohmann::json{{"rules", db.rules().name},
                                 {"herd", db.herd()},
