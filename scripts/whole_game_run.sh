@@ -27,7 +27,7 @@ mora=$(realpath "$2")
 herd=${3:-12}
 scripts=$(realpath "$(dirname "$0")")
 mkdir -p "$run_dir/after" && cd "$run_dir" || exit 1
-stamp() { date -u +%FT%TZ; }
+. "$scripts/run_steps.sh"
 
 echo "=== $(stamp) start herd $herd: $("$mora" --version)" >> run.log
 OMP_WAIT_POLICY=passive "$mora" solve --db db --whole-game --herd "$herd" --threads "$(nproc)" \
@@ -37,18 +37,6 @@ echo "=== $(stamp) solve exit $status" >> run.log
 [ $status -eq 0 ] || exit $status
 
 start="......../......../........ w $herd $herd 0"
-# step NAME COMMAND...: COMMAND's stdout becomes after/NAME when it succeeds.
-step() {
-  local name=$1
-  shift
-  [ -e "after/$name" ] && return 0
-  echo "=== $(stamp) $name: $*" >> run.log
-  if /usr/bin/time -v "$@" > "after/$name.tmp" 2> "after/$name.log"; then
-    mv "after/$name.tmp" "after/$name"
-  else
-    echo "=== $(stamp) $name failed (after/$name.log)" >> run.log
-  fi
-}
 step vectors.jsonl "$mora" sample --db db --herd "$herd" --per-layer 100 --seed 1
 step results.md python3 "$scripts/whole_game_results.py" "$mora" db --log run.log
 step start.txt "$mora" probe --db db --line "$start"

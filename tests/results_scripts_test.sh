@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The scripts that render docs/RESULTS.md's tables (ctest results_scripts): moving_results.py on
 # the probe_db fixture against `morabaraba info` and `morabaraba compare` read directly, and
-# unit_results.py against the unit lines of a small solve.
+# unit_results.py against the unit lines of a small solve, and moving_run.sh, which runs them.
 #   results_scripts_test.sh MORABARABA SCRIPTS_DIR DB_ROOT
 set -euo pipefail
 mora=$1 scripts=$2 root=$3
@@ -40,6 +40,15 @@ units=$(python3 "$scripts/unit_results.py" "$work/solve.log")
 grep -qF "| 3v3 | 169,626 | " <<<"$units" || fail "unit_results: no 3v3 row: $units"
 grep -qF "| 4v3 | 1,520,796 | " <<<"$units" || fail "unit_results: no 4v3 row: $units"
 grep -qF "| all 2 | 1,690,422 | " <<<"$units" || fail "unit_results: no total row: $units"
+
+# moving_run.sh end to end, to 7 cows on the board against the house rules' folder.
+MAX_TOTAL=7 "$scripts/moving_run.sh" "$work/run" "$mora" online "$b"
+for f in info.json units.md compare.json results.md check.txt verify.txt; do
+  [ -s "$work/run/after/$f" ] || fail "moving_run.sh wrote no after/$f: $(tail -5 "$work/run/run.log")"
+done
+grep -qF "| all 2 | 1,690,422 | " "$work/run/after/units.md" || fail "moving_run.sh: units.md"
+grep -q '^Against `morabaraba`' "$work/run/after/results.md" || fail "moving_run.sh: results.md"
+grep -q ': 0 errors, 0 bad tables$' "$work/run/after/verify.txt" || fail "moving_run.sh: $(cat "$work/run/after/verify.txt")"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "results_scripts: all passed"
