@@ -164,6 +164,14 @@ void SubspaceIndex::unindex(std::uint64_t first, std::span<CowSets> out) const {
   for (; k < out.size(); ++k) unindex(first + k, out[k].mover, out[k].other);
 }
 
+std::uint64_t SubspaceIndex::trivial_size() const {
+  return impl_->trivial_size;
+}
+
+std::uint64_t SubspaceIndex::block_of(std::uint64_t i) const {
+  return impl_->class_of(i) * impl_->slots;
+}
+
 int SubspaceIndex::orbit_size(std::uint64_t i) const {
   const Impl& x = *impl_;
   const int symmetries = x.board->num_symmetries();

@@ -93,6 +93,18 @@ class SubspaceIndex {
   // 8 on the Koti board) over the size of its stabiliser.
   int orbit_size(std::uint64_t i) const;
 
+  // The indexes below trivial_size() hold the mover classes whose stabiliser is trivial, class
+  // after class, each as a block of one index for each placement of the other side. Within
+  // such a block a position is indexed without a lookup: for the many positions that share a
+  // mover (the predecessors of one position whose other side moved, say).
+  std::uint64_t trivial_size() const;
+  // The first index of the block of i < trivial_size().
+  std::uint64_t block_of(std::uint64_t i) const;
+  // index(mover, other) where `block` is block_of() an index whose canonical mover is `mover`.
+  std::uint64_t index_in_block(std::uint64_t block, Bitboard mover, Bitboard other) const {
+    return block + placement_rank(mover, other);
+  }
+
   struct Impl;
 
  private:
@@ -101,6 +113,15 @@ class SubspaceIndex {
   std::uint64_t symmetric_index(std::uint32_t cls, Bitboard mover_set, Bitboard other_set) const;
   // index() once the mover's entry is loaded.
   std::uint64_t index_by_entry(std::uint32_t entry, Bitboard mover, Bitboard other) const;
+  // The rank of other's placement on the points a canonical mover leaves free.
+  std::uint64_t placement_rank(Bitboard mover_set, Bitboard other_set) const {
+    // The complement of the mover's set serves as the free points: the other side has no cows
+    // beyond the board's points, so the mask's bits there take nothing.
+    const Bitboard placement = indexing::extract(other_set, ~mover_set);
+    // A branch that always goes the same way in a subspace, cheaper than the lookup it saves.
+    return few_free_points_ ? indexing::colex_rank_low16(placement)
+                            : indexing::colex_rank(placement);
+  }
 
   std::unique_ptr<Impl> impl_;
   // What index() reads, here rather than behind impl_ so that the inline hot path loads
@@ -120,11 +141,7 @@ inline std::uint64_t SubspaceIndex::index_by_entry(std::uint32_t entry, Bitboard
   const Bitboard other_set = board_->transform(s, other);
   if (entry & kSymmetricFlag) [[unlikely]]
     return symmetric_index(cls, mover_set, other_set);
-  // The complement of the mover's set serves as the free points: the other side has no cows
-  // beyond the board's points, so the mask's bits there take nothing.
-  const Bitboard placement = extract(other_set, ~mover_set);
-  // A branch that always goes the same way in a subspace, cheaper than the lookup it saves.
-  return cls * slots_ + (few_free_points_ ? colex_rank_low16(placement) : colex_rank(placement));
+  return cls * slots_ + placement_rank(mover_set, other_set);
 }
 
 inline std::uint64_t SubspaceIndex::index(Bitboard mover, Bitboard other) const {

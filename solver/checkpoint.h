@@ -10,7 +10,7 @@
 // The solver removes them once the unit's tables are written.
 //
 // Layout (the host's byte order: a checked file is used where it was written), 64 bytes of
-// header: magic "MORASCR1", u32 format version (3), u32 kind, u64 rules fingerprint, i32 unit
+// header: magic "MORASCR1", u32 format version (4), u32 kind, u64 rules fingerprint, i32 unit
 // mover, other, mover in hand, other in hand, i32 part, i32 next layer, i32 latest pending
 // distance, u32 number of arrays, u64 XXH64 of the whole file with these 8 bytes zero; then u64
 // bytes of each array; then the arrays' bytes in order.

@@ -43,7 +43,34 @@ Position moving_position(Bitboard mover, Bitboard other) {
   return pos;
 }
 
+// Side 1's positions in its table's order are scattered over its arrays (the layout, in
+// unit_solver.h): their slots are worked out a run at a time, so that the index's lookups
+// overlap, and their states fetched this many positions ahead.
+constexpr std::size_t kLayoutRun = 256;
+constexpr std::size_t kSlotsAhead = 16;
+
 }  // namespace
+
+template <typename F>
+void UnitSolver::for_each_state_in_table_order(const Side& side, std::uint64_t begin,
+                                               std::uint64_t end, F&& f) const {
+  if (!side.swapped) {
+    for (std::uint64_t j = begin; j < end; ++j) f(j, side.states[j]);
+    return;
+  }
+  CowSets positions[kLayoutRun];
+  std::uint64_t at[kLayoutRun];
+  for (std::uint64_t first = begin; first < end; first += kLayoutRun) {
+    const std::size_t n = std::min<std::uint64_t>(kLayoutRun, end - first);
+    slots(side, first, std::span(positions, n), std::span(at, n));
+    for (std::size_t k = 0; k < std::min(n, kSlotsAhead); ++k)
+      __builtin_prefetch(side.states.data() + at[k]);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k + kSlotsAhead < n) __builtin_prefetch(side.states.data() + at[k + kSlotsAhead]);
+      f(first + k, side.states[at[k]]);
+    }
+  }
+}
 
 UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& exits,
                        Progress& progress, std::filesystem::path scratch_folder,
@@ -62,10 +89,11 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
   if (game.rules().mill_reforming != MillReforming::kAllowed && !barred_exits &&
       !exit_subspaces(game.rules(), subspace).empty())
     throw std::invalid_argument("the exits that set a bar need the finished tables");
-  sides_.emplace_back(SubspaceIndex(game.board(), subspace));
+  sides_.reserve(2);
+  sides_.emplace_back(SubspaceIndex(game.board(), subspace), false);
   if (subspace.mover != subspace.other) {
     Subspace mirrored{subspace.other, subspace.mover, 0, 0};
-    sides_.emplace_back(SubspaceIndex(game.board(), mirrored));
+    sides_.emplace_back(SubspaceIndex(game.board(), mirrored), true);
   }
   for (const Subspace e : exit_subspaces(game.rules(), subspace)) {
     // A mill of side 0 (mover, other) leaves (other - shots, mover), whose other side is side
@@ -243,14 +271,34 @@ void UnitSolver::start_pure_from_scan() {
     side.states.swap(side.pure_start);
     HugePageVector<State>().swap(side.pure_start);
     side.layer_marks.assign(side.layer_marks.size(), 0);
-    for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-      for (std::uint64_t i = begin; i < end; ++i) {
-        const State st = side.states[i];
-        if (!state::has_distance(st)) continue;
-        mark(side, i, state::payload(st));
-        note_distance(state::payload(st));
-      }
-    });
+    mark_states_with_distance(side);
+  }
+}
+
+void UnitSolver::mark_states_with_distance(Side& side) {
+  for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const State st = side.states[i];
+      if (!state::has_distance(st)) continue;
+      mark(side, i, state::payload(st));
+      note_distance(state::payload(st));
+    }
+  });
+}
+
+void UnitSolver::slots(const Side& side, std::uint64_t first, std::span<CowSets> positions,
+                       std::span<std::uint64_t> out) const {
+  side.index.unindex(first, positions);
+  if (!side.swapped) {
+    for (std::size_t k = 0; k < positions.size(); ++k) out[k] = first + k;
+    return;
+  }
+  CowSets keys[kLayoutRun];
+  for (std::size_t begin = 0; begin < positions.size(); begin += kLayoutRun) {
+    const std::size_t n = std::min(kLayoutRun, positions.size() - begin);
+    for (std::size_t k = 0; k < n; ++k)
+      keys[k] = layout_key(side, positions[begin + k].mover, positions[begin + k].other);
+    layout().index(std::span<const CowSets>(keys, n), out.subspan(begin, n));
   }
 }
 
@@ -264,16 +312,21 @@ void UnitSolver::spill_rule_part() {
                       std::array{size(s)});
     for (std::uint64_t begin = 0; begin < states.size(); begin += kChunk) {
       const std::uint64_t end = std::min<std::uint64_t>(states.size(), begin + kChunk);
-      std::transform(states.begin() + static_cast<std::ptrdiff_t>(begin),
-                     states.begin() + static_cast<std::ptrdiff_t>(end), bytes.begin(), encode_rule);
+      for_each_state_in_table_order(sides_[s], begin, end, [&](std::uint64_t j, State st) {
+        bytes[j - begin] = encode_rule(st);
+      });
       out.write(bytes.data(), end - begin);
     }
     out.commit();
   }
 }
 
-void UnitSolver::mark(Side& side, std::uint64_t i, int d) {
-  side.layer_marks[i / 64] |= std::uint64_t{1} << (d % 64);
+void UnitSolver::mark(Side& side, std::uint64_t i, int d, bool shared) {
+  const std::uint64_t bit = std::uint64_t{1} << (d % 64);
+  if (shared)
+    std::atomic_ref(side.layer_marks[i / 64]).fetch_or(bit, std::memory_order_relaxed);
+  else
+    side.layer_marks[i / 64] |= bit;
 }
 
 void UnitSolver::run_layers(Part part, int first_layer) {
@@ -403,12 +456,26 @@ void UnitSolver::initialise(Part part, int s) {
     const bool with_rule = part == Part::kRule;
     MillCandidates candidates;
     ExitMemo memo;
+    // The positions in the table's order, where the mover's cows stay for long runs.
     constexpr std::size_t kRun = 256;
     CowSets run[kRun];
+    std::uint64_t run_slots[kRun];
+    static_assert(kRun <= kLayoutRun);
     for (std::uint64_t i = begin; i < end; ++i) {
-      if ((i - begin) % kRun == 0)
-        side.index.unindex(i, std::span(run, std::min<std::uint64_t>(kRun, end - i)));
-      const auto [mover, other] = run[(i - begin) % kRun];
+      const std::size_t k = (i - begin) % kRun;
+      if (k == 0) {
+        const std::size_t n = std::min<std::uint64_t>(kRun, end - i);
+        slots(side, i, std::span(run, n), std::span(run_slots, n));
+      }
+      const auto [mover, other] = run[k];
+      // Side 1's slots are scattered: fetched a few positions ahead.
+      if (side.swapped && k + kSlotsAhead < kRun && i + kSlotsAhead < end) {
+        const std::uint64_t ahead = run_slots[k + kSlotsAhead];
+        __builtin_prefetch(side.states.data() + ahead, 1);
+        __builtin_prefetch(side.exit_loss.data() + ahead, 1);
+        if (with_rule) __builtin_prefetch(side.pure_start.data() + ahead, 1);
+      }
+      const std::uint64_t at = run_slots[k];
       if (mover != candidates.ours()) {
         candidates = game_.mill_candidates(moving_position(mover, other));
         memo.reset(candidates, other_cows, game_.board().num_points(),
@@ -416,29 +483,34 @@ void UnitSolver::initialise(Part part, int s) {
       }
       if (full_board_draw && (mover | other) == full) {
         // Only 12v12: nobody was shot while placing, and the rules call that a draw.
-        side.states[i] = state::kDraw;
+        side.states[at] = state::kDraw;
         continue;
       }
       const Scan moves = scan(with_rule, side, mover, other, candidates, &memo);
       const int weight = moves.quiet_moves * move_weight;
       const State st = initial_state(weight, with_rule ? moves.rule : moves.pure);
-      side.states[i] = st;
-      if (state::has_distance(st)) {
-        mark(side, i, state::payload(st));
+      side.states[at] = st;
+      // Side 1's marks wait for the whole side: two threads may hold slots of one word.
+      if (!side.swapped && state::has_distance(st)) {
+        mark(side, at, state::payload(st));
         note_distance(state::payload(st));
       }
-      if (with_rule) side.pure_start[i] = initial_state(weight, moves.pure);
-      side.exit_loss[i] =
+      if (with_rule) side.pure_start[at] = initial_state(weight, moves.pure);
+      side.exit_loss[at] =
           static_cast<std::uint8_t>(std::min<int>(std::max(moves.pure.loss, 0), kRescanExits));
     }
     progress_.advance(end - begin);
   });
+  if (side.swapped) mark_states_with_distance(side);
 }
 
 std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   Side& side = sides_[s];
   const Side& prev = sides_[partner(s)];
   const std::uint64_t layer_bit = std::uint64_t{1} << (d % 64);
+  const int t = partner(s);
+  const bool in_place = updates_in_place();
+  const State* prev_states = prev.states.data();
   std::atomic<std::uint64_t> decided{0};
   // Finds the updates of one chunk of the layer's positions.
   auto gather = [&](int thread, std::uint64_t chunk) {
@@ -451,9 +523,19 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     std::uint64_t preds[kBatch];
     unsigned codes[kBatch];
     int n = 0;
+    auto send = [&](std::uint64_t pred, unsigned code) {
+      if (in_place)
+        update_predecessor<true>(part, t, pred, d, code);
+      else
+        updates_.add(thread, pred, code);
+    };
     auto flush = [&] {
-      prev.index.index(std::span(pred_positions, n), preds);
-      for (int k = 0; k < n; ++k) updates_.add(thread, preds[k], codes[k]);
+      layout().index(std::span(pred_positions, n), preds);
+      constexpr int kAhead = 8;
+      for (int k = 0; k < n; ++k) {
+        if (in_place && k + kAhead < n) __builtin_prefetch(prev_states + preds[k + kAhead], 1);
+        send(preds[k], codes[k]);
+      }
       n = 0;
     };
     std::uint64_t local = 0;
@@ -465,20 +547,28 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
         ++local;
         if (d + 1 > cap) continue;
         Bitboard mover, other;
-        side.index.unindex(i, mover, other);
+        position_at(side, i, mover, other);
         const unsigned code = state::tag(st) == state::kLoss
                                   ? UpdateBuckets::kWin
-                                  : static_cast<unsigned>(side.index.orbit_size(i));
+                                  : static_cast<unsigned>(layout().orbit_size(i));
         // The predecessors in the partner side without bars; those with bars (mssa-1) are barred
-        // nodes, updated once the round's main updates are drained.
-        game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
-          pred_positions[n] = {before, mover};
-          codes[n++] = code;
-        });
-        if (n > kBatch - kMaxPredecessors) flush();
+        // nodes, updated once the round's main updates are drained. Side 0's lie in the block of
+        // side 1 that holds i's mover (the layout).
+        if (prev.swapped && i < layout().trivial_size()) {
+          const std::uint64_t pred_block = layout().block_of(i);
+          game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
+            send(layout().index_in_block(pred_block, mover, before), code);
+          });
+        } else {
+          game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
+            pred_positions[n] = layout_key(prev, before, mover);
+            codes[n++] = code;
+          });
+          if (n > kBatch - kMaxPredecessors) flush();
+        }
         if (has_barred_)
           for_each_barred_pred(
-              s, moving_position(mover, other), side.index.orbit_size(i),
+              s, moving_position(mover, other), layout().orbit_size(i),
               [&](std::uint32_t node, int weight) {
                 barred_updates_[thread].push_back({node, code == UpdateBuckets::kWin
                                                              ? BarredUpdate::kWin
@@ -490,7 +580,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     decided.fetch_add(local, std::memory_order_relaxed);
     progress_.advance(end - begin);
   };
-  gather_in_rounds(part, partner(s), d, (side.index.size() + kChunk - 1) / kChunk, gather);
+  gather_in_rounds(part, t, d, (side.index.size() + kChunk - 1) / kChunk, gather);
   return decided.load();
 }
 
@@ -514,12 +604,7 @@ void UnitSolver::gather_in_rounds(Part part, int t, int d, std::uint64_t chunks,
     failure.rethrow();
     peak_bytes_ = std::max(peak_bytes_, state_bytes() + updates_.bytes());
     updates_.drain(
-        [&](std::uint64_t i, unsigned code) {
-          if (code == UpdateBuckets::kWin)
-            win_predecessor(t, i, d);
-          else
-            refute_predecessor(part, t, i, d, static_cast<int>(code));
-        },
+        [&](std::uint64_t i, unsigned code) { update_predecessor<false>(part, t, i, d, code); },
         [&](std::uint64_t i) {
           __builtin_prefetch(prev.states.data() + i, 1);
           if (part == Part::kPure) __builtin_prefetch(prev.exit_loss.data() + i);
@@ -528,41 +613,50 @@ void UnitSolver::gather_in_rounds(Part part, int t, int d, std::uint64_t chunks,
   }
 }
 
-// Called by one thread at a time for a position (UpdateBuckets::drain), so without atomics.
-void UnitSolver::win_predecessor(int s, std::uint64_t i, int d) {
+template <bool shared>
+void UnitSolver::update_predecessor(Part part, int s, std::uint64_t i, int d, unsigned code) {
   State& st = sides_[s].states[i];
-  if (state::is_open(st) || st == state::kOpenNoLoss ||
-      (state::tag(st) == state::kPendingWin && state::payload(st) > d + 1)) {
-    st = state::make(state::kWin, d + 1);
-    mark(sides_[s], i, d + 1);
+  State next;
+  if constexpr (shared) {
+    std::atomic_ref<State> atomic(st);
+    State seen = atomic.load(std::memory_order_relaxed);
+    do {
+      next = after_update(part, s, i, d, code, seen);
+      if (next == seen) return;
+    } while (!atomic.compare_exchange_weak(seen, next, std::memory_order_relaxed));
+  } else {
+    next = after_update(part, s, i, d, code, st);
+    if (next == st) return;
+    st = next;
   }
+  if (!state::has_distance(next)) return;  // a count taken down
+  if (state::tag(next) == state::kPendingLoss) note_distance(state::payload(next));
+  mark(sides_[s], i, state::payload(next), shared);
 }
 
-void UnitSolver::refute_predecessor(Part part, int s, std::uint64_t i, int d, int refuted_orbit) {
-  State& st = sides_[s].states[i];
-  if (!state::is_open(st)) return;  // most predecessors are decided: no weight to work out
+State UnitSolver::after_update(Part part, int s, std::uint64_t i, int d, unsigned code,
+                               State st) const {
+  if (code == UpdateBuckets::kWin) {
+    const bool open = state::is_open(st) || st == state::kOpenNoLoss;
+    return open || (state::tag(st) == state::kPendingWin && state::payload(st) > d + 1)
+               ? state::make(state::kWin, d + 1)
+               : st;
+  }
+  if (!state::is_open(st)) return st;  // most predecessors are decided: no weight to work out
   const int weight =
-      refuted_orbit * (game_.board().num_symmetries() / sides_[s].index.orbit_size(i));
-  if (st > weight) {
-    st = static_cast<State>(st - weight);
-    return;
-  }
-  if (part == Part::kRule) {
-    st = state::make(state::kLoss, d + 1);  // every exit counts one ply
-  } else {
-    // The last successor is refuted: lost, as late as the slowest exit allows.
-    int latest_exit_loss = sides_[s].exit_loss[i];
-    if (latest_exit_loss == kRescanExits) latest_exit_loss = rescan_exit_loss(s, i);
-    const int distance = std::max(d + 1, latest_exit_loss);
-    st = distance > d + 1 ? pending(state::kPendingLoss, distance)
-                          : state::make(state::kLoss, distance);
-  }
-  mark(sides_[s], i, state::payload(st));
+      static_cast<int>(code) * (game_.board().num_symmetries() / layout().orbit_size(i));
+  if (st > weight) return static_cast<State>(st - weight);
+  if (part == Part::kRule) return state::make(state::kLoss, d + 1);  // every exit counts one ply
+  // The last successor is refuted: lost, as late as the slowest exit allows.
+  int latest_exit_loss = sides_[s].exit_loss[i];
+  if (latest_exit_loss == kRescanExits) latest_exit_loss = rescan_exit_loss(s, i);
+  const int distance = std::max(d + 1, latest_exit_loss);
+  return state::make(distance > d + 1 ? state::kPendingLoss : state::kLoss, distance);
 }
 
 int UnitSolver::rescan_exit_loss(int s, std::uint64_t i) const {
   Bitboard mover, other;
-  sides_[s].index.unindex(i, mover, other);
+  position_at(sides_[s], i, mover, other);
   const MillCandidates candidates = game_.mill_candidates(moving_position(mover, other));
   return scan(false, sides_[s], mover, other, candidates, nullptr).pure.loss;
 }
@@ -601,8 +695,9 @@ void UnitSolver::emit(int s, const std::function<void(std::span<const Entry>)>& 
     const std::uint64_t end = std::min<std::uint64_t>(pure.size(), begin + kChunk);
     if (rule_in && !rule_in->read(rule.data(), end - begin)) throw refused();
     chunk.clear();
-    for (std::uint64_t i = begin; i < end; ++i)
-      chunk.push_back(entry_of(pure[i], rule_part_ ? rule[i - begin] : 0));
+    for_each_state_in_table_order(sides_[s], begin, end, [&](std::uint64_t j, State st) {
+      chunk.push_back(entry_of(st, rule_part_ ? rule[j - begin] : 0));
+    });
     sink(chunk);
   }
   // The sink's table is not finished yet: a file that changed since restore() read it through

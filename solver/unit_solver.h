@@ -27,6 +27,20 @@
 // towards the ply limit like any quiet move, and a blocked position takes its value from the
 // position after the pass, one ply further.
 //
+// The arrays of both sides are laid out by one index, that of side 0's subspace (m, o): side
+// 0's position (mover, other) sits at index(mover, other) as in its table, side 1's at
+// index(other, mover), its cows of the m side first. The index keeps the first cows of a pair
+// for a block of positions, and a move changes only the mover's cows: the predecessors of a
+// block of side 0 (the m side to move) lie in the one block of side 1 that holds the same m
+// cows, and those of a block of side 1 in the few blocks of side 0 whose m cows are one unmove
+// away. So the updates of a layer land in a few blocks at a time, where under the tables' own
+// order (mover-major on both sides) they spread over the whole partner side: they are applied
+// where they are found (atomically, since two threads may meet on a position) instead of
+// through UpdateBuckets, and side 0's predecessors are indexed within their block without a
+// lookup. Side 1 is read and written in its table's order only when scanned (initialise) and
+// written (spill_rule_part, emit), through slots(). A unit of one subspace (m = o) keeps the
+// table's order and the buckets: its predecessors' blocks follow the other side's cows.
+//
 // Under house-003 and mssa-1 a mill that moves a cow out of a mill sets a bar (docs/HISTORY.md):
 // its exit is a barred position of the unit below, read through Database::entry (derived from
 // the finished tables, or stored in mssa-1's barred sections).
@@ -110,8 +124,11 @@ class UnitSolver {
  private:
   enum class Part { kPure, kRule };
   struct Side {
-    explicit Side(SubspaceIndex i) : index(std::move(i)) {}
+    Side(SubspaceIndex i, bool mirrored) : index(std::move(i)), swapped(mirrored) {}
+    // The index of the side's table.
     SubspaceIndex index;
+    // Whether its arrays hold position (mover, other) at layout().index(other, mover): side 1.
+    bool swapped;
     // Of the part being solved; the pure part once solve() is done, where every position
     // neither won nor lost is drawn (open counts are left as they are).
     HugePageVector<State> states;
@@ -270,21 +287,55 @@ class UnitSolver {
   }
   // The pure part set up from the states the ply-limit part's scan left in pure_start.
   void start_pure_from_scan();
-  // Notes that position i of `side` now holds a state to process at layer d. Only one thread
-  // at a time marks the positions of a word: initialise() and UpdateBuckets work in ranges
-  // that are multiples of 64.
-  static void mark(Side& side, std::uint64_t i, int d);
+  // Notes that position i of `side` now holds a state to process at layer d. Unless `shared`,
+  // only one thread at a time marks the positions of a word: initialise() and UpdateBuckets
+  // work in ranges that are multiples of 64.
+  static void mark(Side& side, std::uint64_t i, int d, bool shared = false);
   // A pending state, remembering that the layers must run until `distance`.
   State pending(State tag, int distance);
   void note_distance(int distance);
-  void win_predecessor(int side, std::uint64_t i, int d);
-  // refuted_orbit: the orbit size of the refuted position, from which the unmove's weight
-  // follows (see the counting argument above).
-  void refute_predecessor(Part part, int side, std::uint64_t i, int d, int refuted_orbit);
+  // Whether a unit's layers update the partner side where they find the updates, rather than
+  // through the buckets: where it has two sides, whose layout keeps a layer's updates in a
+  // few blocks at a time. Two threads may then meet on a position, so the updates are atomic.
+  bool updates_in_place() const { return num_sides() == 2; }
+  // An update of position i of `side` from layer d: `code` is UpdateBuckets::kWin, or the
+  // orbit size of the refuted position, from which the unmove's weight follows (see the
+  // counting argument above). `shared`: other threads may update the same positions.
+  template <bool shared>
+  void update_predecessor(Part part, int side, std::uint64_t i, int d, unsigned code);
+  // The state that update makes of `st` (`st` itself when it changes nothing).
+  State after_update(Part part, int side, std::uint64_t i, int d, unsigned code, State st) const;
   // The most plies to a loss through an exit of position i of `side`, where exit_loss could
   // not hold it.
   [[gnu::noinline]] int rescan_exit_loss(int side, std::uint64_t i) const;
   int partner(int side) const { return num_sides() == 1 ? 0 : 1 - side; }
+  // The index by which both sides' arrays are laid out (see the top of this file).
+  const SubspaceIndex& layout() const { return sides_[0].index; }
+  // The cows in the order layout() takes them for a position (mover, other) of `side`.
+  static CowSets layout_key(const Side& side, Bitboard mover, Bitboard other) {
+    return side.swapped ? CowSets{other, mover} : CowSets{mover, other};
+  }
+  std::uint64_t slot(const Side& side, Bitboard mover, Bitboard other) const {
+    const CowSets k = layout_key(side, mover, other);
+    return layout().index(k.mover, k.other);
+  }
+  // The position of `side` held at array slot i.
+  void position_at(const Side& side, std::uint64_t i, Bitboard& mover, Bitboard& other) const {
+    if (side.swapped)
+      layout().unindex(i, other, mover);
+    else
+      layout().unindex(i, mover, other);
+  }
+  // The positions first, first + 1, ... of the table of `side` (out.size() of them) and their
+  // array slots.
+  void slots(const Side& side, std::uint64_t first, std::span<CowSets> positions,
+             std::span<std::uint64_t> out) const;
+  // f(table index, state) for the table indexes [begin, end) of `side`, in order.
+  template <typename F>
+  void for_each_state_in_table_order(const Side& side, std::uint64_t begin, std::uint64_t end,
+                                     F&& f) const;
+  // Marks every position of `side` whose state has a distance, for its layer.
+  void mark_states_with_distance(Side& side);
   std::filesystem::path rule_file(int side) const;
   void spill_rule_part();
 

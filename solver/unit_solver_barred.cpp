@@ -160,7 +160,7 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
   std::atomic<std::uint64_t> decided{0};
   for (int s = 0; s < num_sides(); ++s) {
     Side& side = sides_[s];
-    const SubspaceIndex& prev_index = sides_[partner(s)].index;
+    const Side& prev = sides_[partner(s)];
     auto gather = [&](int thread, std::uint64_t chunk) {
       std::uint64_t local = 0;
       const std::uint64_t end =
@@ -186,7 +186,7 @@ std::uint64_t UnitSolver::propagate_barred(Part part, int d, int cap) {
         if (side.barred.mover_barred(k)) continue;
         const unsigned code = lost ? UpdateBuckets::kWin : static_cast<unsigned>(orbit);
         game_.for_each_unmove(pos, [&](Point, Point, Bitboard before) {
-          updates_.add(thread, prev_index.index(before, pos.mover()), code);
+          updates_.add(thread, slot(prev, before, pos.mover()), code);
         });
       }
       decided.fetch_add(local, std::memory_order_relaxed);

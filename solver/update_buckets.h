@@ -6,7 +6,9 @@
 // 512 KiB of states fit in a core's L2 cache) and then applied bucket by bucket, each bucket by
 // one thread, they hit the cache and need no lock. The updates of a layer commute (a position
 // is won by any lost successor and lost only when every successor is refuted, which a lost
-// successor never is), so deferring them changes no result.
+// successor never is), so deferring them changes no result. A unit of two subspaces applies
+// its main updates in place instead (UnitSolver's layout keeps them in a few blocks at a time);
+// the buckets serve units of one subspace and the updates of mssa-1's barred positions.
 #pragma once
 
 #include <cstdint>
