@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 namespace mora {
 namespace {
@@ -25,9 +26,10 @@ MillCandidates::MillCandidates(const Board& board, Bitboard ours, bool placing, 
     for (Bitboard f = froms; f; f &= f - 1) {
       const Point from = placing ? kNoPoint : std::countr_zero(f);
       const int mills = board.mills_formed((placing ? ours : ours & ~bit(from)) | bit(to), to);
-      if (mills > 0)
-        candidates_.push_back({static_cast<std::int8_t>(from), static_cast<std::int8_t>(to),
-                               static_cast<std::uint8_t>(mills)});
+      if (mills == 0) continue;
+      if (size_ == kCapacity) throw std::logic_error("more mill moves than MillCandidates holds");
+      candidates_[size_++] = {static_cast<std::int8_t>(from), static_cast<std::int8_t>(to),
+                              static_cast<std::uint8_t>(mills)};
     }
   }
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "game/board.h"
@@ -75,12 +76,18 @@ class MillCandidates {
 
   Bitboard ours() const { return ours_; }
   bool flying() const { return flying_; }
-  const std::vector<Candidate>& candidates() const { return candidates_; }
+  std::span<const Candidate> candidates() const { return {candidates_.data(), size_}; }
 
  private:
+  // Room for every slide of a board (at most 80 on the boards here) or every flight of three
+  // cows; a rule set that makes more is refused when the candidates are worked out. In place,
+  // since the solver works them out anew for every position of a side that it scans in an
+  // order where the mover changes at each step.
+  static constexpr std::size_t kCapacity = 128;
   Bitboard ours_ = 0;
   bool flying_ = false;
-  std::vector<Candidate> candidates_;
+  std::size_t size_ = 0;
+  std::array<Candidate, kCapacity> candidates_;
 };
 
 class Game {

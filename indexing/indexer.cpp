@@ -54,6 +54,8 @@ SubspaceIndex::SubspaceIndex(const Board& board, Subspace subspace) {
   entry_ = mover.entry.data();
   slots_ = slots;
   few_free_points_ = free_points <= 16;
+  trivial_size_ = impl_->trivial_size;
+  symmetries_ = board.num_symmetries();
 }
 
 SubspaceIndex::~SubspaceIndex() = default;
@@ -164,18 +166,13 @@ void SubspaceIndex::unindex(std::uint64_t first, std::span<CowSets> out) const {
   for (; k < out.size(); ++k) unindex(first + k, out[k].mover, out[k].other);
 }
 
-std::uint64_t SubspaceIndex::trivial_size() const {
-  return impl_->trivial_size;
-}
-
 std::uint64_t SubspaceIndex::block_of(std::uint64_t i) const {
   return impl_->class_of(i) * impl_->slots;
 }
 
-int SubspaceIndex::orbit_size(std::uint64_t i) const {
+int SubspaceIndex::symmetric_orbit_size(std::uint64_t i) const {
   const Impl& x = *impl_;
   const int symmetries = x.board->num_symmetries();
-  if (i < x.trivial_size) return symmetries;
   Bitboard mover, other;
   unindex(i, mover, other);
   const std::uint32_t k = x.mover->entry[colex_rank(mover)] >> kClassShift;

@@ -91,15 +91,24 @@ class SubspaceIndex {
   void unindex(std::uint64_t first, std::span<CowSets> out) const;
   // How many raw positions the orbit of canonical index i holds: the board's symmetries (16, or
   // 8 on the Koti board) over the size of its stabiliser.
-  int orbit_size(std::uint64_t i) const;
+  int orbit_size(std::uint64_t i) const {
+    return i < trivial_size_ ? symmetries_ : symmetric_orbit_size(i);
+  }
+  // The symmetries that fix the position of canonical index i: the symmetries over
+  // orbit_size(i).
+  int stabiliser_size(std::uint64_t i) const {
+    return i < trivial_size_ ? 1 : symmetries_ / symmetric_orbit_size(i);
+  }
 
   // The indexes below trivial_size() hold the mover classes whose stabiliser is trivial, class
   // after class, each as a block of one index for each placement of the other side. Within
   // such a block a position is indexed without a lookup: for the many positions that share a
   // mover (the predecessors of one position whose other side moved, say).
-  std::uint64_t trivial_size() const;
+  std::uint64_t trivial_size() const { return trivial_size_; }
   // The first index of the block of i < trivial_size().
   std::uint64_t block_of(std::uint64_t i) const;
+  // The positions of each block: the placements of the other side.
+  std::uint64_t block_size() const { return slots_; }
   // index(mover, other) where `block` is block_of() an index whose canonical mover is `mover`.
   std::uint64_t index_in_block(std::uint64_t block, Bitboard mover, Bitboard other) const {
     return block + placement_rank(mover, other);
@@ -111,6 +120,7 @@ class SubspaceIndex {
   // For the classes with a non-trivial stabiliser (a few per cent); out of line, because
   // inlined it made every call save and restore registers.
   std::uint64_t symmetric_index(std::uint32_t cls, Bitboard mover_set, Bitboard other_set) const;
+  int symmetric_orbit_size(std::uint64_t i) const;
   // index() once the mover's entry is loaded.
   std::uint64_t index_by_entry(std::uint32_t entry, Bitboard mover, Bitboard other) const;
   // The rank of other's placement on the points a canonical mover leaves free.
@@ -130,6 +140,9 @@ class SubspaceIndex {
   const std::uint32_t* entry_ = nullptr;  // the mover-class entries by colex rank
   std::uint64_t slots_ = 0;               // placements of the other side on the free points
   bool few_free_points_ = false;          // at most 16: their colex rank needs two bytes
+  // What the solver's update loop asks of every position: orbit_size()'s common case inline.
+  std::uint64_t trivial_size_ = 0;
+  int symmetries_ = 0;
 };
 
 inline std::uint64_t SubspaceIndex::index_by_entry(std::uint32_t entry, Bitboard mover,

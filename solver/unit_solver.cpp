@@ -304,18 +304,23 @@ void UnitSolver::slots(const Side& side, std::uint64_t first, std::span<CowSets>
 
 void UnitSolver::spill_rule_part() {
   for (int s = 0; s < num_sides(); ++s) {
-    auto& states = sides_[s].states;
-    std::vector<std::uint8_t> bytes(std::min<std::uint64_t>(states.size(), kChunk));
+    const std::uint64_t n = size(s);
+    // Encoded on every thread a run of chunks at a time (side 1's states are gathered from
+    // its scattered slots), written in order.
+    constexpr std::uint64_t kSpillRun = 64 * kChunk;
+    std::vector<std::uint8_t> bytes(std::min(n, kSpillRun));
     // Part 1, as in a checkpoint of the ply-limit part.
     ScratchWriter out(rule_file(s), ScratchKind::kPlyLimit,
                       CheckpointHeader{game_.rules().fingerprint(), subspace(s), 1, 0, 0},
-                      std::array{size(s)});
-    for (std::uint64_t begin = 0; begin < states.size(); begin += kChunk) {
-      const std::uint64_t end = std::min<std::uint64_t>(states.size(), begin + kChunk);
-      for_each_state_in_table_order(sides_[s], begin, end, [&](std::uint64_t j, State st) {
-        bytes[j - begin] = encode_rule(st);
+                      std::array{n});
+    for (std::uint64_t first = 0; first < n; first += kSpillRun) {
+      const std::uint64_t count = std::min(n - first, kSpillRun);
+      for_chunks(count, [&](std::uint64_t begin, std::uint64_t end) {
+        for_each_state_in_table_order(
+            sides_[s], first + begin, first + end,
+            [&](std::uint64_t j, State st) { bytes[j - first] = encode_rule(st); });
       });
-      out.write(bytes.data(), end - begin);
+      out.write(bytes.data(), count);
     }
     out.commit();
   }
@@ -449,14 +454,19 @@ void UnitSolver::initialise(Part part, int s) {
   const Bitboard full = game_.board().all_points();
   const bool full_board_draw = game_.rules().full_board_draw;
   const int move_weight = game_.board().num_symmetries();
+  // Side 1 is scanned in its arrays' order, where its stores stay in order and the exits of a
+  // run of positions (the m side's cows fixed, which the exits keep as their mover) fall in a
+  // few blocks of the exit tables. Its own cows to move then change at every position, so the
+  // mill candidates are worked out each time and the exit memo goes unused: where exits set a
+  // bar (each a derived probe, which the memo saves), it keeps its table's order instead.
+  const bool table_order = side.swapped && barred_exits_;
   for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-    // The index keeps the mover's cows for long runs of positions.
     const int other_cows = side.index.subspace().other;
     // The ply-limit part's scan sets up the pure part too.
     const bool with_rule = part == Part::kRule;
     MillCandidates candidates;
     ExitMemo memo;
-    // The positions in the table's order, where the mover's cows stay for long runs.
+    ExitMemo* const memo_used = side.swapped && !table_order ? nullptr : &memo;
     constexpr std::size_t kRun = 256;
     CowSets run[kRun];
     std::uint64_t run_slots[kRun];
@@ -465,11 +475,19 @@ void UnitSolver::initialise(Part part, int s) {
       const std::size_t k = (i - begin) % kRun;
       if (k == 0) {
         const std::size_t n = std::min<std::uint64_t>(kRun, end - i);
-        slots(side, i, std::span(run, n), std::span(run_slots, n));
+        if (side.swapped && !table_order) {
+          layout().unindex(i, std::span(run, n));
+          for (std::size_t j = 0; j < n; ++j) {
+            run[j] = layout_key(side, run[j].mover, run[j].other);
+            run_slots[j] = i + j;
+          }
+        } else {
+          slots(side, i, std::span(run, n), std::span(run_slots, n));
+        }
       }
       const auto [mover, other] = run[k];
-      // Side 1's slots are scattered: fetched a few positions ahead.
-      if (side.swapped && k + kSlotsAhead < kRun && i + kSlotsAhead < end) {
+      // In table order side 1's slots are scattered: fetched a few positions ahead.
+      if (table_order && k + kSlotsAhead < kRun && i + kSlotsAhead < end) {
         const std::uint64_t ahead = run_slots[k + kSlotsAhead];
         __builtin_prefetch(side.states.data() + ahead, 1);
         __builtin_prefetch(side.exit_loss.data() + ahead, 1);
@@ -478,20 +496,22 @@ void UnitSolver::initialise(Part part, int s) {
       const std::uint64_t at = run_slots[k];
       if (mover != candidates.ours()) {
         candidates = game_.mill_candidates(moving_position(mover, other));
-        memo.reset(candidates, other_cows, game_.board().num_points(),
-                   side.exit_by_survivors[other_cows - 1], with_rule, bar_setting_cows(mover));
+        if (memo_used)
+          memo.reset(candidates, other_cows, game_.board().num_points(),
+                     side.exit_by_survivors[other_cows - 1], with_rule, bar_setting_cows(mover));
       }
       if (full_board_draw && (mover | other) == full) {
         // Only 12v12: nobody was shot while placing, and the rules call that a draw.
         side.states[at] = state::kDraw;
         continue;
       }
-      const Scan moves = scan(with_rule, side, mover, other, candidates, &memo);
+      const Scan moves = scan(with_rule, side, mover, other, candidates, memo_used);
       const int weight = moves.quiet_moves * move_weight;
       const State st = initial_state(weight, with_rule ? moves.rule : moves.pure);
       side.states[at] = st;
-      // Side 1's marks wait for the whole side: two threads may hold slots of one word.
-      if (!side.swapped && state::has_distance(st)) {
+      // In table order side 1's marks wait for the whole side: two threads may hold slots of
+      // one word.
+      if (!table_order && state::has_distance(st)) {
         mark(side, at, state::payload(st));
         note_distance(state::payload(st));
       }
@@ -501,7 +521,7 @@ void UnitSolver::initialise(Part part, int s) {
     }
     progress_.advance(end - begin);
   });
-  if (side.swapped) mark_states_with_distance(side);
+  if (table_order) mark_states_with_distance(side);
 }
 
 std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
@@ -510,12 +530,20 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
   const std::uint64_t layer_bit = std::uint64_t{1} << (d % 64);
   const int t = partner(s);
   const bool in_place = updates_in_place();
+  // Side 0's predecessors of a block of the layout lie in the same block of side 1: a chunk of
+  // whole blocks owns them, and updates them without atomics (their mark words may still
+  // straddle two blocks).
+  const bool owns_blocks = in_place && prev.swapped;
+  const std::uint64_t chunk =
+      owns_blocks
+          ? std::max<std::uint64_t>(1, kChunk / layout().block_size()) * layout().block_size()
+          : kChunk;
   const State* prev_states = prev.states.data();
   std::atomic<std::uint64_t> decided{0};
   // Finds the updates of one chunk of the layer's positions.
-  auto gather = [&](int thread, std::uint64_t chunk) {
-    const std::uint64_t begin = chunk * kChunk;
-    const std::uint64_t end = std::min(side.index.size(), begin + kChunk);
+  auto gather = [&](int thread, std::uint64_t c) {
+    const std::uint64_t begin = c * chunk;
+    const std::uint64_t end = std::min(side.index.size(), begin + chunk);
     // The predecessors of several positions are indexed at once, so that more of their
     // mover entries' misses overlap.
     constexpr int kBatch = 2 * kMaxPredecessors;
@@ -523,25 +551,23 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     std::uint64_t preds[kBatch];
     unsigned codes[kBatch];
     int n = 0;
-    auto send = [&](std::uint64_t pred, unsigned code) {
-      if (in_place)
-        update_predecessor<true>(part, t, pred, d, code);
-      else
-        updates_.add(thread, pred, code);
-    };
     auto flush = [&] {
       layout().index(std::span(pred_positions, n), preds);
       constexpr int kAhead = 8;
       for (int k = 0; k < n; ++k) {
-        if (in_place && k + kAhead < n) __builtin_prefetch(prev_states + preds[k + kAhead], 1);
-        send(preds[k], codes[k]);
+        if (in_place) {
+          if (k + kAhead < n) __builtin_prefetch(prev_states + preds[k + kAhead], 1);
+          update_predecessor<Sharing::kState>(part, t, preds[k], d, codes[k]);
+        } else {
+          updates_.add(thread, preds[k], codes[k]);
+        }
       }
       n = 0;
     };
     std::uint64_t local = 0;
-    for (std::uint64_t block = begin; block < end; block += 64) {
-      if (!(side.layer_marks[block / 64] & layer_bit)) continue;
-      for (std::uint64_t i = block; i < std::min(end, block + 64); ++i) {
+    for (std::uint64_t word = begin / 64; word * 64 < end; ++word) {
+      if (!(side.layer_marks[word] & layer_bit)) continue;
+      for (std::uint64_t i = std::max(begin, word * 64); i < std::min(end, word * 64 + 64); ++i) {
         State& st = side.states[i];
         if (!decided_at(st, d)) continue;
         ++local;
@@ -552,12 +578,12 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
                                   ? UpdateBuckets::kWin
                                   : static_cast<unsigned>(layout().orbit_size(i));
         // The predecessors in the partner side without bars; those with bars (mssa-1) are barred
-        // nodes, updated once the round's main updates are drained. Side 0's lie in the block of
-        // side 1 that holds i's mover (the layout).
-        if (prev.swapped && i < layout().trivial_size()) {
+        // nodes, updated once the round's main updates are drained.
+        if (owns_blocks && i < layout().trivial_size()) {
           const std::uint64_t pred_block = layout().block_of(i);
           game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
-            send(layout().index_in_block(pred_block, mover, before), code);
+            update_predecessor<Sharing::kMarkWord>(
+                part, t, layout().index_in_block(pred_block, mover, before), d, code);
           });
         } else {
           game_.for_each_unmove(moving_position(mover, other), [&](Point, Point, Bitboard before) {
@@ -580,7 +606,7 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     decided.fetch_add(local, std::memory_order_relaxed);
     progress_.advance(end - begin);
   };
-  gather_in_rounds(part, t, d, (side.index.size() + kChunk - 1) / kChunk, gather);
+  gather_in_rounds(part, t, d, (side.index.size() + chunk - 1) / chunk, gather);
   return decided.load();
 }
 
@@ -603,21 +629,21 @@ void UnitSolver::gather_in_rounds(Part part, int t, int d, std::uint64_t chunks,
     });
     failure.rethrow();
     peak_bytes_ = std::max(peak_bytes_, state_bytes() + updates_.bytes());
-    updates_.drain(
-        [&](std::uint64_t i, unsigned code) { update_predecessor<false>(part, t, i, d, code); },
-        [&](std::uint64_t i) {
-          __builtin_prefetch(prev.states.data() + i, 1);
-          if (part == Part::kPure) __builtin_prefetch(prev.exit_loss.data() + i);
-        });
+    updates_.drain([&](std::uint64_t i,
+                       unsigned code) { update_predecessor<Sharing::kNone>(part, t, i, d, code); },
+                   [&](std::uint64_t i) {
+                     __builtin_prefetch(prev.states.data() + i, 1);
+                     if (part == Part::kPure) __builtin_prefetch(prev.exit_loss.data() + i);
+                   });
     if (has_barred_) apply_barred_updates(part, t, d);
   }
 }
 
-template <bool shared>
+template <UnitSolver::Sharing sharing>
 void UnitSolver::update_predecessor(Part part, int s, std::uint64_t i, int d, unsigned code) {
   State& st = sides_[s].states[i];
   State next;
-  if constexpr (shared) {
+  if constexpr (sharing == Sharing::kState) {
     std::atomic_ref<State> atomic(st);
     State seen = atomic.load(std::memory_order_relaxed);
     do {
@@ -631,7 +657,7 @@ void UnitSolver::update_predecessor(Part part, int s, std::uint64_t i, int d, un
   }
   if (!state::has_distance(next)) return;  // a count taken down
   if (state::tag(next) == state::kPendingLoss) note_distance(state::payload(next));
-  mark(sides_[s], i, state::payload(next), shared);
+  mark(sides_[s], i, state::payload(next), sharing != Sharing::kNone);
 }
 
 State UnitSolver::after_update(Part part, int s, std::uint64_t i, int d, unsigned code,
@@ -643,8 +669,7 @@ State UnitSolver::after_update(Part part, int s, std::uint64_t i, int d, unsigne
                : st;
   }
   if (!state::is_open(st)) return st;  // most predecessors are decided: no weight to work out
-  const int weight =
-      static_cast<int>(code) * (game_.board().num_symmetries() / layout().orbit_size(i));
+  const int weight = static_cast<int>(code) * layout().stabiliser_size(i);
   if (st > weight) return static_cast<State>(st - weight);
   if (part == Part::kRule) return state::make(state::kLoss, d + 1);  // every exit counts one ply
   // The last successor is refuted: lost, as late as the slowest exit allows.

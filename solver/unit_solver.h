@@ -298,10 +298,14 @@ class UnitSolver {
   // through the buckets: where it has two sides, whose layout keeps a layer's updates in a
   // few blocks at a time. Two threads may then meet on a position, so the updates are atomic.
   bool updates_in_place() const { return num_sides() == 2; }
+  // Who else may write while a thread updates a position: nobody (the buckets' ranges and the
+  // mark words are the thread's own), threads that mark the position's word for positions
+  // beside it, or threads that update the position itself.
+  enum class Sharing { kNone, kMarkWord, kState };
   // An update of position i of `side` from layer d: `code` is UpdateBuckets::kWin, or the
   // orbit size of the refuted position, from which the unmove's weight follows (see the
-  // counting argument above). `shared`: other threads may update the same positions.
-  template <bool shared>
+  // counting argument above).
+  template <Sharing sharing>
   void update_predecessor(Part part, int side, std::uint64_t i, int d, unsigned code);
   // The state that update makes of `st` (`st` itself when it changes nothing).
   State after_update(Part part, int side, std::uint64_t i, int d, unsigned code, State st) const;

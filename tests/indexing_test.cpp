@@ -137,6 +137,7 @@ void check_exhaustively(const Board& board, int m, int o) {
     Bitboard w = 0, b = 0;
     ix.unindex(i, w, b);
     ASSERT_EQ(fixing_symmetries(board, w, b) * ix.orbit_size(i), board.num_symmetries());
+    ASSERT_EQ(ix.stabiliser_size(i), fixing_symmetries(board, w, b)) << "index " << i;
   }
 }
 
