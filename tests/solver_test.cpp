@@ -413,9 +413,17 @@ PlainValue plain_value(const Database& db, const Position& pos) {
   return v;
 }
 
-// Every barred position of 3v5 that a bar-setting mill of 5v4 leaves (of a sample of 5v4): its
-// probe, derived at probe time, agrees with plain minimax, and no move that the bar forbids is
-// offered one ply later.
+// pos's probe as a PlainValue.
+PlainValue probed_value(const Database& db, const Position& pos) {
+  const ProbeResult r = db.probe(pos);
+  const int wdl = r.wdl == Wdl::kWin ? 1 : r.wdl == Wdl::kLoss ? -1 : 0;
+  const int rule = r.rule == RuleWdl::kWin ? 1 : r.rule == RuleWdl::kLoss ? -1 : 0;
+  return {wdl, wdl ? r.distance : 0, rule, r.plies_to_mill.value_or(0)};
+}
+
+// Every barred position of 3v5 that a bar-setting mill of 5v4 leaves (of a sample of 5v4), and
+// every position one ply later whose side to move carries the bar: its probe, derived at probe
+// time, agrees with plain minimax, and no move that the bar forbids is offered.
 std::uint64_t expect_barred_positions_derived(const Database& db, std::uint64_t stride) {
   const Game& game = db.game();
   const SubspaceIndex index(game.board(), {5, 4, 0, 0});
@@ -428,18 +436,15 @@ std::uint64_t expect_barred_positions_derived(const Database& db, std::uint64_t 
       const Position child = game.make(pos, m);
       if (!child.has_bars()) continue;
       ++barred;
-      const ProbeResult r = db.probe(child);
-      const int wdl = r.wdl == Wdl::kWin ? 1 : r.wdl == Wdl::kLoss ? -1 : 0;
-      const int rule = r.rule == RuleWdl::kWin ? 1 : r.rule == RuleWdl::kLoss ? -1 : 0;
-      EXPECT_EQ((PlainValue{wdl, wdl ? r.distance : 0, rule, r.plies_to_mill.value_or(0)}),
-                plain_value(db, child))
-          << to_string(child, game.board());
-      won += wdl > 0;
-      lost += wdl < 0;
+      const PlainValue v = probed_value(db, child);
+      EXPECT_EQ(v, plain_value(db, child)) << to_string(child, game.board());
+      won += v.wdl > 0;
+      lost += v.wdl < 0;
       for (const auto& [reply, value] : db.moves(child)) {
         const Position next = game.make(child, reply);
         const Bar& bar = next.bars[next.side_to_move];
         if (bar.none() || next.total(next.side_to_move) <= 2) continue;
+        EXPECT_EQ(probed_value(db, next), plain_value(db, next)) << to_string(next, game.board());
         for (const auto& [back, _] : db.moves(next))
           EXPECT_FALSE(back.from == bar.from && back.to == bar.to) << to_string(next, game.board());
       }
