@@ -198,13 +198,14 @@ Entry Database::entry(const Position& pos) const {
   const Color us = pos.side_to_move;
   if (!pos.has_bars())
     return entry(pos.mover(), pos.other(), pos.in_hand[us], pos.in_hand[opposite(us)]);
-  if (rules_.mill_reforming != MillReforming::kNotSameMillNextMove) return derived_entry(pos);
+  if (rules_.mill_reforming != MillReforming::kNotSameMillNextMove)
+    return entry_from_successors(pos);
   // mssa-1: a bar that forbids nothing is the position without it; the others are stored
   // where a declined shot can set a bar inside the unit, and derived elsewhere.
   const Position p = game_.without_idle_bar(pos);
   if (!p.has_bars()) return entry(p.mover(), p.other());
   const Table& t = table_for(p);
-  if (!t.reader->header().has_barred) return derived_entry(p);
+  if (!t.reader->header().has_barred) return entry_from_successors(p);
   const BarredKeys::Canonical c = barred_keys_->canonical(
       t.index, p.mover(), p.other(), p.bars[us].lines, p.bars[opposite(us)].lines);
   if (const Entry* e = t.reader->find_barred(c.key)) return *e;
@@ -215,28 +216,6 @@ Entry Database::entry(const Position& pos) const {
 
 Entry Database::entry_from_successors(const Position& pos) const {
   return fold_successors(game_, pos, [&](const Position& child) { return entry(child); });
-}
-
-Entry Database::derived_entry(const Position& pos) const {
-  const Color us = pos.side_to_move;
-  if (pos.bars[us].none()) return entry_from_successors(pos);
-  Position free = pos;
-  free.bars[us] = Bar{};
-  SuccessorFold forbidden(rules_.ply_limit, game_.ply_counts(pos));
-  bool any = false;
-  MoveList list;
-  game_.generate(free, list);
-  for (const Move& m : list) {
-    if (!game_.bar_forbids(pos, m)) continue;
-    any = true;
-    const Position child = game_.make(free, m);
-    if (child.total(child.side_to_move) <= 2)
-      forbidden.add_game_won();
-    else
-      forbidden.add(entry(child), game_.restarts_count(free, m));
-  }
-  const Entry without_bar = entry(free);
-  return any && forbidden.attains(without_bar) ? entry_from_successors(pos) : without_bar;
 }
 
 Outcome Database::covered_outcome(const Position& pos) const {

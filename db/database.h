@@ -138,12 +138,6 @@ class Database {
   // a position with bars, derived the same way; every bar it meets is one unit lower, one ply
   // from lapsing or stored, so the recursion ends.
   Entry entry_from_successors(const Position& pos) const;
-  // The entry of a position with a bar: where its side to move carries one, that of the
-  // position without it unless a move the bar forbids gives that value (SuccessorFold::
-  // attains), which the forbidden moves' successors alone tell; only then, and where the bar is
-  // the waiting side's, every successor folded. Most forbidden moves are not the best one, so
-  // that this reads a few entries where the fold reads all of them.
-  Entry derived_entry(const Position& pos) const;
   // The entry of a loss stored in table `t` of win distances only, `stored` as it reads there
   // (no distance, no plies to mill): its successors' stored entries folded, every one a win.
   // Throws TableError naming the table where they are not, or fold to another value.

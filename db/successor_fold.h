@@ -45,19 +45,6 @@ class SuccessorFold {
       rule_draw_ = true;
   }
 
-  // Whether these successors give `e`, the values of a position that has them among its
-  // successors, in either part: a win as fast, a draw, a loss as late. Where they do not,
-  // the position without them keeps `e`.
-  bool attains(const Entry& e) const {
-    const bool pure = e.wdl == Wdl::kWin    ? win_ <= e.distance
-                      : e.wdl == Wdl::kDraw ? draw_
-                                            : loss_ >= e.distance;
-    if (pure || limit_ == 0) return pure;
-    return e.rule == RuleWdl::kWin    ? rule_win_ <= e.plies_to_mill
-           : e.rule == RuleWdl::kLoss ? rule_loss_ >= e.plies_to_mill
-                                      : rule_draw_;
-  }
-
   // The values of the position; with no ply added, the side to move is blocked and has lost.
   Entry result() const {
     Entry e;

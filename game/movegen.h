@@ -138,12 +138,6 @@ class Game {
   // The bar that `move` from `pos` sets for its player's next turn (none unless it moved a cow
   // out of a mill into a new one under a history preset).
   Bar bar_after(const Position& pos, const Move& move) const;
-  // Whether the bar of pos's side to move forbids `move`, a move of the moving phase.
-  bool bar_forbids(const Position& pos, const Move& move) const {
-    const Bitboard ours = pos.cows[pos.side_to_move];
-    return !move.is_pass() && barred(pos.bars[pos.side_to_move], move.from, move.to,
-                                     (ours & ~bit(move.from)) | bit(move.to));
-  }
   // Unmove generation, the inverse of for_each_ply() for the plies that stay in a subspace of
   // the moving phase. For `pos` in the moving phase, calls f(from, to, before) for every ply
   // that leads to `pos` from a position P whose side to move (the opponent of pos's) has no
