@@ -1,6 +1,7 @@
 #include "db/database.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <ranges>
 #include <stdexcept>
@@ -34,10 +35,61 @@ std::vector<fs::path> table_files(const fs::path& folder) {
   return files;
 }
 
+// The entries of positions with bars that this thread derived lately, direct-mapped: a barred
+// position one ply after a bar was set is a successor of many barred positions (those whose
+// other cows differ by the one that moved), which the solver's scan derives one after another.
+class DerivedEntries {
+ public:
+  // The position as its side to move sees it, with the database it was derived in.
+  struct Key {
+    std::uint64_t database;
+    Bitboard mover, other;
+    Bar mover_bar, other_bar;
+    std::array<std::uint8_t, 2> in_hand;
+    bool operator==(const Key&) const = default;
+  };
+  static Key key_of(std::uint64_t database, const Position& pos) {
+    const Color us = pos.side_to_move, them = opposite(us);
+    return {database,     pos.cows[us],   pos.cows[them],
+            pos.bars[us], pos.bars[them], {pos.in_hand[us], pos.in_hand[them]}};
+  }
+  const Entry* find(const Key& k) const {
+    const Slot& s = slots_[slot_of(k)];
+    return s.key == k ? &s.entry : nullptr;
+  }
+  void store(const Key& k, const Entry& e) { slots_[slot_of(k)] = {k, e}; }
+
+ private:
+  static constexpr std::size_t kSlots = std::size_t{1} << 16;  // about 3 MiB a thread
+  struct Slot {
+    Key key{};  // database 0: empty, as no database has that serial
+    Entry entry;
+  };
+  static std::size_t slot_of(const Key& k) {
+    std::uint64_t h = k.database * 0x9E3779B97F4A7C15ull;
+    for (const std::uint64_t x :
+         {std::uint64_t{k.mover} << 32 | k.other,
+          std::uint64_t{k.mover_bar.lines} << 32 | k.other_bar.lines,
+          std::uint64_t(std::uint8_t(k.mover_bar.from)) << 24 |
+              std::uint64_t(std::uint8_t(k.mover_bar.to)) << 16 |
+              std::uint64_t(std::uint8_t(k.other_bar.from)) << 8 | std::uint8_t(k.other_bar.to)})
+      h = (h ^ x) * 0xBF58476D1CE4E5B9ull;
+    return static_cast<std::size_t>(h >> 48) & (kSlots - 1);
+  }
+  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
+};
+
+std::uint64_t next_database_serial() {
+  static std::atomic<std::uint64_t> serial{0};
+  return ++serial;
+}
+
 }  // namespace
 
 Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes)
-    : game_(Rules{}), cache_(cache_bytes ? std::make_shared<BlockCache>(cache_bytes) : nullptr) {
+    : game_(Rules{}),
+      cache_(cache_bytes ? std::make_shared<BlockCache>(cache_bytes) : nullptr),
+      serial_(next_database_serial()) {
   std::optional<TableHeader> first;
   // A file that is no readable table of this database's rules is left out, the probes that
   // need it failing with `why`.
@@ -215,7 +267,12 @@ Entry Database::entry(const Position& pos) const {
 }
 
 Entry Database::entry_from_successors(const Position& pos) const {
-  return fold_successors(game_, pos, [&](const Position& child) { return entry(child); });
+  thread_local DerivedEntries derived;
+  const DerivedEntries::Key key = DerivedEntries::key_of(serial_, pos);
+  if (const Entry* e = derived.find(key)) return *e;
+  const Entry e = fold_successors(game_, pos, [&](const Position& child) { return entry(child); });
+  derived.store(key, e);
+  return e;
 }
 
 Outcome Database::covered_outcome(const Position& pos) const {

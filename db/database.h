@@ -136,7 +136,8 @@ class Database {
   Outcome covered_outcome(const Position& pos) const;
   // A position's entry from its successors folded (SuccessorFold), each itself stored or, for
   // a position with bars, derived the same way; every bar it meets is one unit lower, one ply
-  // from lapsing or stored, so the recursion ends.
+  // from lapsing or stored, so the recursion ends. Each thread remembers the entries it
+  // derived lately, since a barred position one ply after its bar was set follows many others.
   Entry entry_from_successors(const Position& pos) const;
   // The entry of a loss stored in table `t` of win distances only, `stored` as it reads there
   // (no distance, no plies to mill): its successors' stored entries folded, every one a win.
@@ -163,6 +164,9 @@ class Database {
   // The hot path's lookup: tables by [mover cows][other cows], nullptr where missing.
   std::array<const Table*, (kMaxCows + 1) * (kMaxCows + 1)> by_counts_{};
   int herd_ = 0;
+  // Tells this database's derived entries from another's in the caches they share
+  // (entry_from_successors).
+  std::uint64_t serial_;
   std::vector<TableCheck> unreadable_;
   // The errors of unreadable files whose name is a subspace's, by that subspace.
   std::map<Subspace, std::string> unreadable_by_name_;
