@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 struct Database::Table {
   std::unique_ptr<TableReader> reader;
   SubspaceIndex index;
+  std::span<const Entry> decoded;  // by index, when use_decoded() gave it
 };
 
 namespace {
@@ -137,7 +138,7 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
         if (index.size() != h.num_positions)
           throw TableError("holds " + std::to_string(h.num_positions) + " positions, subspace " +
                            s.name() + " has " + std::to_string(index.size()));
-        tables_.emplace(s, std::make_unique<Table>(Table{std::move(reader), std::move(index)}));
+        tables_.emplace(s, std::make_unique<Table>(Table{std::move(reader), std::move(index), {}}));
       } catch (const TableError& e) {
         leave_out(file, file.string() + ": " + e.what());
       } catch (const std::invalid_argument& e) {  // the indexer's: no subspace of the board
@@ -195,6 +196,17 @@ const TableReader* Database::table(const Subspace& s) const {
   return it == tables_.end() ? nullptr : it->second->reader.get();
 }
 
+void Database::use_decoded(const Subspace& s, std::span<const Entry> entries) {
+  const auto it = tables_.find(s);
+  if (it == tables_.end())
+    throw std::out_of_range("subspace " + s.name() + " is not in the database");
+  if (entries.size() != it->second->reader->header().num_positions)
+    throw std::invalid_argument("decoded entries of " + s.name() + ": " +
+                                std::to_string(entries.size()) + " for a table of " +
+                                std::to_string(it->second->reader->header().num_positions));
+  it->second->decoded = entries;
+}
+
 const Database::Table& Database::table_for(Bitboard mover, Bitboard other, int mover_in_hand,
                                            int other_in_hand) const {
   const Subspace s{std::popcount(mover), std::popcount(other), mover_in_hand, other_in_hand};
@@ -215,6 +227,7 @@ const Database::Table& Database::table_for(const Position& pos) const {
 
 Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int other_in_hand) const {
   const Table& t = table_for(mover, other, mover_in_hand, other_in_hand);
+  if (!t.decoded.empty()) return t.decoded[t.index.index(mover, other)];
   const Entry stored = t.reader->probe(t.index.index(mover, other));
   if (stored.wdl != Wdl::kLoss || !t.reader->header().win_distances_only()) return stored;
   Position pos;

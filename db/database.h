@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,13 @@ class Database {
   // entries of what follows it (docs/HISTORY.md). `pos` must be covered (see probe()); its
   // bars are not validated here.
   Entry entry(const Position& pos) const;
+
+  // Answers entry() for the positions of subspace `s` from `entries`, by index as its table
+  // holds them, instead of reading the table: for a caller whose lookups into it are many and
+  // scattered (the solver's derived exits, docs/HISTORY.md), which keeps `entries` alive and
+  // unchanged while this database answers. Throws std::out_of_range when `s` has no table here,
+  // std::invalid_argument when the sizes differ.
+  void use_decoded(const Subspace& s, std::span<const Entry> entries);
 
  private:
   struct Table;

@@ -312,11 +312,17 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other)) exits.add(load_exit_table(game, folder, e));
-  report.read_seconds = clock.lap();
-  // The exits that set a bar are read through every finished table (docs/HISTORY.md).
+  // The exits that set a bar are read through every finished table (docs/HISTORY.md), most of
+  // their lookups in the exit subspaces, which are held decoded for them.
+  DecodedTables decoded_exits;
   std::optional<Database> finished;
-  if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty())
+  if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty()) {
     finished.emplace(std::vector{folder});
+    for (Subspace e : exit_subspaces(rules, unit))
+      finished->use_decoded(
+          e, decoded_exits.load(game.board(), open_input_table(folder, rules, e)).entries);
+  }
+  report.read_seconds = clock.lap();
   UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds,
                     finished ? &*finished : nullptr);
   solver.solve();
@@ -348,7 +354,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   report.state_bytes = solver.peak_state_bytes();
   report.checkpoint_bytes = solver.checkpoint_bytes();
   report.resumed_from = solver.resumed_from();
-  report.exit_bytes = exits.bytes();
+  report.exit_bytes = exits.bytes() + decoded_exits.bytes();
   return report;
 }
 
