@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <mutex>
 #include <ranges>
 #include <stdexcept>
 #include <tuple>
@@ -18,9 +19,14 @@ namespace mora {
 namespace fs = std::filesystem;
 
 struct Database::Table {
+  Table(std::unique_ptr<TableReader> r, SubspaceIndex i)
+      : reader(std::move(r)), index(std::move(i)) {}
   std::unique_ptr<TableReader> reader;
   SubspaceIndex index;
-  std::span<const Entry> decoded;  // by index, when use_decoded() gave it
+  // decode_tables(): the entries by index once decoded, and whether they will not be.
+  mutable std::atomic<const Entry*> decoded{nullptr};
+  mutable std::atomic<bool> not_decoded{false};
+  mutable std::vector<Entry> decoded_entries;  // guarded by decode_mutex_
 };
 
 namespace {
@@ -138,7 +144,7 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
         if (index.size() != h.num_positions)
           throw TableError("holds " + std::to_string(h.num_positions) + " positions, subspace " +
                            s.name() + " has " + std::to_string(index.size()));
-        tables_.emplace(s, std::make_unique<Table>(Table{std::move(reader), std::move(index), {}}));
+        tables_.emplace(s, std::make_unique<Table>(std::move(reader), std::move(index)));
       } catch (const TableError& e) {
         leave_out(file, file.string() + ": " + e.what());
       } catch (const std::invalid_argument& e) {  // the indexer's: no subspace of the board
@@ -196,15 +202,32 @@ const TableReader* Database::table(const Subspace& s) const {
   return it == tables_.end() ? nullptr : it->second->reader.get();
 }
 
-void Database::use_decoded(const Subspace& s, std::span<const Entry> entries) {
-  const auto it = tables_.find(s);
-  if (it == tables_.end())
-    throw std::out_of_range("subspace " + s.name() + " is not in the database");
-  if (entries.size() != it->second->reader->header().num_positions)
-    throw std::invalid_argument("decoded entries of " + s.name() + ": " +
-                                std::to_string(entries.size()) + " for a table of " +
-                                std::to_string(it->second->reader->header().num_positions));
-  it->second->decoded = entries;
+void Database::decode_tables(std::uint64_t max_bytes) {
+  decode_budget_ = max_bytes;
+}
+
+std::uint64_t Database::decoded_bytes() const {
+  const std::lock_guard lock(decode_mutex_);
+  return decoded_bytes_;
+}
+
+const Entry* Database::decoded(const Table& t) const {
+  const Entry* d = t.decoded.load(std::memory_order_acquire);
+  if (d || decode_budget_ == 0 || t.not_decoded.load(std::memory_order_relaxed)) return d;
+  const std::lock_guard lock(decode_mutex_);
+  if ((d = t.decoded.load(std::memory_order_relaxed))) return d;
+  const TableHeader& h = t.reader->header();
+  const std::uint64_t bytes = h.num_positions * sizeof(Entry);
+  // A table of win distances only derives its losses' distances (entry()).
+  if (h.win_distances_only() || decoded_bytes_ + bytes > decode_budget_) {
+    t.not_decoded.store(true, std::memory_order_relaxed);
+    return nullptr;
+  }
+  t.decoded_entries.resize(h.num_positions);
+  t.reader->read(0, t.decoded_entries);
+  decoded_bytes_ += bytes;
+  t.decoded.store(t.decoded_entries.data(), std::memory_order_release);
+  return t.decoded_entries.data();
 }
 
 const Database::Table& Database::table_for(Bitboard mover, Bitboard other, int mover_in_hand,
@@ -227,7 +250,7 @@ const Database::Table& Database::table_for(const Position& pos) const {
 
 Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int other_in_hand) const {
   const Table& t = table_for(mover, other, mover_in_hand, other_in_hand);
-  if (!t.decoded.empty()) return t.decoded[t.index.index(mover, other)];
+  if (const Entry* d = decoded(t)) return d[t.index.index(mover, other)];
   const Entry stored = t.reader->probe(t.index.index(mover, other));
   if (stored.wdl != Wdl::kLoss || !t.reader->header().win_distances_only()) return stored;
   Position pos;

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -127,18 +127,23 @@ class Database {
   // bars are not validated here.
   Entry entry(const Position& pos) const;
 
-  // Answers entry() for the positions of subspace `s` from `entries`, by index as its table
-  // holds them, instead of reading the table: for a caller whose lookups into it are many and
-  // scattered (the solver's derived exits, docs/HISTORY.md), which keeps `entries` alive and
-  // unchanged while this database answers. Throws std::out_of_range when `s` has no table here,
-  // std::invalid_argument when the sizes differ.
-  void use_decoded(const Subspace& s, std::span<const Entry> entries);
+  // From now on a table that entry() reads is decoded into memory whole at its first read (6
+  // bytes a position), until the tables so decoded take `max_bytes` together; a table that
+  // does not fit, or of win distances only, is read through the block cache as before. For a
+  // caller whose lookups are many and scattered over a few tables, more than a block cache
+  // holds: the solver's derived exits (docs/HISTORY.md). Call it before probing from other
+  // threads.
+  void decode_tables(std::uint64_t max_bytes);
+  std::uint64_t decoded_bytes() const;
 
  private:
   struct Table;
   const Table& table_for(Bitboard mover, Bitboard other, int mover_in_hand,
                          int other_in_hand) const;
   const Table& table_for(const Position& pos) const;
+  // Table t's entries by index when decoded (decode_tables()), decoding it now if it fits;
+  // nullptr otherwise.
+  const Entry* decoded(const Table& t) const;
   // The outcome of pos by cows, blocking or a full board, after checking that the database
   // covers it; pure values ignore the ply limit.
   Outcome covered_outcome(const Position& pos) const;
@@ -175,6 +180,9 @@ class Database {
   // Tells this database's derived entries from another's in the caches they share
   // (entry_from_successors).
   std::uint64_t serial_;
+  std::uint64_t decode_budget_ = 0;
+  mutable std::mutex decode_mutex_;
+  mutable std::uint64_t decoded_bytes_ = 0;  // guarded by decode_mutex_
   std::vector<TableCheck> unreadable_;
   // The errors of unreadable files whose name is a subspace's, by that subspace.
   std::map<Subspace, std::string> unreadable_by_name_;

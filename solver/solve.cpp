@@ -1,6 +1,7 @@
 #include "solver/solve.h"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -302,6 +303,13 @@ constexpr const char* kHowToContinue =
     "once the cause is fixed (for a full disk, free some space), the same command continues "
     "where it stopped.";
 
+// The memory that the tables decoded for derived exits may take: a quarter of the machine's,
+// beside the largest units' states and exit tables.
+std::uint64_t derivation_table_bytes() {
+  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE)) / 4;
+}
+
 UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subspace unit,
                              Progress& progress) {
   const std::filesystem::path& folder = options.folder;
@@ -312,15 +320,13 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   ExitTables exits;
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other)) exits.add(load_exit_table(game, folder, e));
-  // The exits that set a bar are read through every finished table (docs/HISTORY.md), most of
-  // their lookups in the exit subspaces, which are held decoded for them.
-  DecodedTables decoded_exits;
+  // The exits that set a bar are derived through every finished table (docs/HISTORY.md), their
+  // lookups scattered over the tables just below the unit: those are decoded as they are first
+  // read.
   std::optional<Database> finished;
   if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty()) {
     finished.emplace(std::vector{folder});
-    for (Subspace e : exit_subspaces(rules, unit))
-      finished->use_decoded(
-          e, decoded_exits.load(game.board(), open_input_table(folder, rules, e)).entries);
+    finished->decode_tables(derivation_table_bytes());
   }
   report.read_seconds = clock.lap();
   UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds,
@@ -354,7 +360,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   report.state_bytes = solver.peak_state_bytes();
   report.checkpoint_bytes = solver.checkpoint_bytes();
   report.resumed_from = solver.resumed_from();
-  report.exit_bytes = exits.bytes() + decoded_exits.bytes();
+  report.exit_bytes = exits.bytes() + (finished ? finished->decoded_bytes() : 0);
   return report;
 }
 
