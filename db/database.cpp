@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <mutex>
 #include <ranges>
 #include <stdexcept>
 #include <tuple>
@@ -23,10 +22,8 @@ struct Database::Table {
       : reader(std::move(r)), index(std::move(i)) {}
   std::unique_ptr<TableReader> reader;
   SubspaceIndex index;
-  // decode_tables(): the entries by index once decoded, and whether they will not be.
-  mutable std::atomic<const Entry*> decoded{nullptr};
-  mutable std::atomic<bool> not_decoded{false};
-  mutable std::vector<Entry> decoded_entries;  // guarded by decode_mutex_
+  // decode_table(): the entries by index, packed; empty while read through the block cache.
+  std::vector<std::uint32_t> decoded;
 };
 
 namespace {
@@ -202,32 +199,49 @@ const TableReader* Database::table(const Subspace& s) const {
   return it == tables_.end() ? nullptr : it->second->reader.get();
 }
 
-void Database::decode_tables(std::uint64_t max_bytes) {
-  decode_budget_ = max_bytes;
+namespace {
+
+// An entry in 32 bits, as decode_table() keeps it: the derived exits of the largest units read
+// tables of two billion positions and more.
+std::uint32_t pack(const Entry& e) {
+  return std::uint32_t{e.distance} << 16 | std::uint32_t{e.plies_to_mill} << 8 |
+         static_cast<std::uint32_t>(e.rule) << 2 | static_cast<std::uint32_t>(e.wdl);
+}
+
+Entry unpack(std::uint32_t p) {
+  return {static_cast<Wdl>(p & 3), static_cast<RuleWdl>(p >> 2 & 7),
+          static_cast<std::uint8_t>(p >> 8), static_cast<std::uint16_t>(p >> 16)};
+}
+
+}  // namespace
+
+std::uint64_t Database::decoded_size(const Subspace& s) const {
+  const auto it = tables_.find(s);
+  if (it == tables_.end() || it->second->reader->header().win_distances_only()) return 0;
+  return it->second->reader->header().num_positions * sizeof(std::uint32_t);
+}
+
+std::uint64_t Database::decode_table(const Subspace& s) {
+  const std::uint64_t bytes = decoded_size(s);
+  if (bytes == 0) return 0;
+  Table& t = *tables_.at(s);
+  if (!t.decoded.empty()) return bytes;
+  const std::uint64_t n = t.reader->header().num_positions;
+  std::vector<std::uint32_t> packed(n);
+  constexpr std::uint64_t kChunk = std::uint64_t{1} << 20;
+  std::vector<Entry> chunk(std::min(n, kChunk));
+  for (std::uint64_t begin = 0; begin < n; begin += kChunk) {
+    const std::span<Entry> part(chunk.data(), std::min(kChunk, n - begin));
+    t.reader->read(begin, part);
+    std::ranges::transform(part, packed.begin() + static_cast<std::ptrdiff_t>(begin), pack);
+  }
+  t.decoded = std::move(packed);
+  decoded_bytes_ += bytes;
+  return bytes;
 }
 
 std::uint64_t Database::decoded_bytes() const {
-  const std::lock_guard lock(decode_mutex_);
   return decoded_bytes_;
-}
-
-const Entry* Database::decoded(const Table& t) const {
-  const Entry* d = t.decoded.load(std::memory_order_acquire);
-  if (d || decode_budget_ == 0 || t.not_decoded.load(std::memory_order_relaxed)) return d;
-  const std::lock_guard lock(decode_mutex_);
-  if ((d = t.decoded.load(std::memory_order_relaxed))) return d;
-  const TableHeader& h = t.reader->header();
-  const std::uint64_t bytes = h.num_positions * sizeof(Entry);
-  // A table of win distances only derives its losses' distances (entry()).
-  if (h.win_distances_only() || decoded_bytes_ + bytes > decode_budget_) {
-    t.not_decoded.store(true, std::memory_order_relaxed);
-    return nullptr;
-  }
-  t.decoded_entries.resize(h.num_positions);
-  t.reader->read(0, t.decoded_entries);
-  decoded_bytes_ += bytes;
-  t.decoded.store(t.decoded_entries.data(), std::memory_order_release);
-  return t.decoded_entries.data();
 }
 
 const Database::Table& Database::table_for(Bitboard mover, Bitboard other, int mover_in_hand,
@@ -250,7 +264,7 @@ const Database::Table& Database::table_for(const Position& pos) const {
 
 Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int other_in_hand) const {
   const Table& t = table_for(mover, other, mover_in_hand, other_in_hand);
-  if (const Entry* d = decoded(t)) return d[t.index.index(mover, other)];
+  if (!t.decoded.empty()) return unpack(t.decoded[t.index.index(mover, other)]);
   const Entry stored = t.reader->probe(t.index.index(mover, other));
   if (stored.wdl != Wdl::kLoss || !t.reader->header().win_distances_only()) return stored;
   Position pos;

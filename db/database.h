@@ -7,10 +7,10 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -127,13 +127,16 @@ class Database {
   // bars are not validated here.
   Entry entry(const Position& pos) const;
 
-  // From now on a table that entry() reads is decoded into memory whole at its first read (6
-  // bytes a position), until the tables so decoded take `max_bytes` together; a table that
-  // does not fit, or of win distances only, is read through the block cache as before. For a
-  // caller whose lookups are many and scattered over a few tables, more than a block cache
-  // holds: the solver's derived exits (docs/HISTORY.md). Call it before probing from other
-  // threads.
-  void decode_tables(std::uint64_t max_bytes);
+  // Decodes the table of `s` into memory whole (4 bytes a position), where entry() reads it
+  // from then on: for a caller whose lookups are many and scattered over a few tables, more
+  // than a block cache holds (the solver's derived exits, docs/HISTORY.md). Returns the bytes
+  // it takes, decoded_size(s); a table it cannot decode (not in the database, or of win
+  // distances only, whose losses' distances are derived) stays read through the block cache.
+  // Call it before probing; calls for different subspaces may run at once.
+  std::uint64_t decode_table(const Subspace& s);
+  // The bytes decode_table(s) would take: 0 for a table it cannot decode.
+  std::uint64_t decoded_size(const Subspace& s) const;
+  // The bytes of every table decoded.
   std::uint64_t decoded_bytes() const;
 
  private:
@@ -141,9 +144,6 @@ class Database {
   const Table& table_for(Bitboard mover, Bitboard other, int mover_in_hand,
                          int other_in_hand) const;
   const Table& table_for(const Position& pos) const;
-  // Table t's entries by index when decoded (decode_tables()), decoding it now if it fits;
-  // nullptr otherwise.
-  const Entry* decoded(const Table& t) const;
   // The outcome of pos by cows, blocking or a full board, after checking that the database
   // covers it; pure values ignore the ply limit.
   Outcome covered_outcome(const Position& pos) const;
@@ -180,9 +180,7 @@ class Database {
   // Tells this database's derived entries from another's in the caches they share
   // (entry_from_successors).
   std::uint64_t serial_;
-  std::uint64_t decode_budget_ = 0;
-  mutable std::mutex decode_mutex_;
-  mutable std::uint64_t decoded_bytes_ = 0;  // guarded by decode_mutex_
+  std::atomic<std::uint64_t> decoded_bytes_{0};
   std::vector<TableCheck> unreadable_;
   // The errors of unreadable files whose name is a subspace's, by that subspace.
   std::map<Subspace, std::string> unreadable_by_name_;

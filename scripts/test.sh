@@ -18,9 +18,15 @@ jobs=$(nproc)
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMORABARABA_WERROR=ON \
   -DMORABARABA_SANITIZE=ON -DMORABARABA_BMI2=OFF -DMORABARABA_BENCH=OFF -DMORABARABA_MPI=OFF >/dev/null
 cmake --build build-asan --parallel "$jobs" --target game_test indexing_test db_test
-for t in game_test indexing_test db_test; do
+# The indexer's exhaustive sweeps of the larger subspaces run in the Release build only: under
+# the sanitizers they took 90 of indexing_test's 112 s, and walk the code its smaller tests walk.
+asan_filter=(game_test '*' indexing_test
+  '-*ExhaustiveSmallSubspaces:*VisitsEveryCanonicalPositionOnce:*MovingSubspacesMatchBurnside'
+  db_test '*')
+for ((i = 0; i < ${#asan_filter[@]}; i += 2)); do
+  t=${asan_filter[i]}
   echo "== $t (address and undefined-behaviour sanitizers)"
-  build-asan/bin/$t --gtest_brief=1
+  build-asan/bin/$t --gtest_brief=1 --gtest_filter="${asan_filter[i + 1]}"
 done
 
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMORABARABA_WERROR=ON \

@@ -303,11 +303,36 @@ constexpr const char* kHowToContinue =
     "once the cause is fixed (for a full disk, free some space), the same command continues "
     "where it stopped.";
 
-// The memory that the tables decoded for derived exits may take: a quarter of the machine's,
-// beside the largest units' states and exit tables.
-std::uint64_t derivation_table_bytes() {
-  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-         static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE)) / 4;
+// The tables that the derivations of a unit's exits read, those they read most first: where
+// the unit's mills lead (its exits), then where the mills of those lead (a mill inside a
+// derivation sets a bar again, derived in turn), and so on down.
+std::vector<Subspace> derivation_tables(const Rules& rules, Subspace unit) {
+  std::vector<Subspace> out = exit_subspaces(rules, unit);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    for (Subspace s : exit_subspaces(rules, unit_of(out[i])))
+      if (std::ranges::find(out, s) == out.end()) out.push_back(s);
+  return out;
+}
+
+// Decodes the tables that the derived exits of `unit` read (derivation_tables()), in that order
+// while they fit in half the machine's memory, beside the unit's state and exit tables: at the
+// largest units, the exits alone take about 4.5 GB, with the next level 10 GB.
+void decode_derivation_tables(Database& finished, const Rules& rules, Subspace unit) {
+  const std::uint64_t budget = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                               static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE)) / 2;
+  std::vector<Subspace> chosen;
+  std::uint64_t bytes = 0;
+  for (Subspace s : derivation_tables(rules, unit)) {
+    const std::uint64_t b = finished.decoded_size(s);
+    if (b == 0 || bytes + b > budget) continue;
+    chosen.push_back(s);
+    bytes += b;
+  }
+  FirstFailure failure;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t i = 0; i < chosen.size(); ++i)
+    failure.run([&] { finished.decode_table(chosen[i]); });
+  failure.rethrow();
 }
 
 UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subspace unit,
@@ -321,12 +346,11 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   for (Subspace e : exit_subspaces(rules, unit))
     if (!exits.find(e.mover, e.other)) exits.add(load_exit_table(game, folder, e));
   // The exits that set a bar are derived through every finished table (docs/HISTORY.md), their
-  // lookups scattered over the tables just below the unit: those are decoded as they are first
-  // read.
+  // lookups scattered over the tables just below the unit: those are decoded first.
   std::optional<Database> finished;
   if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty()) {
     finished.emplace(std::vector{folder});
-    finished->decode_tables(derivation_table_bytes());
+    decode_derivation_tables(*finished, rules, unit);
   }
   report.read_seconds = clock.lap();
   UnitSolver solver(game, unit, exits, progress, folder, options.checkpoint_seconds,
