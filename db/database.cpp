@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "db/barred_key.h"
+#include "db/huge_page_vector.h"
 #include "db/successor_fold.h"
 #include "db/table_format.h"
 #include "db/value_names.h"
@@ -23,7 +24,7 @@ struct Database::Table {
   std::unique_ptr<TableReader> reader;
   SubspaceIndex index;
   // decode_table(): the entries by index, packed; empty while read through the block cache.
-  std::vector<std::uint32_t> decoded;
+  HugePageVector<std::uint32_t> decoded;
 };
 
 namespace {
@@ -227,7 +228,7 @@ std::uint64_t Database::decode_table(const Subspace& s) {
   Table& t = *tables_.at(s);
   if (!t.decoded.empty()) return bytes;
   const std::uint64_t n = t.reader->header().num_positions;
-  std::vector<std::uint32_t> packed(n);
+  HugePageVector<std::uint32_t> packed(n);
   constexpr std::uint64_t kChunk = std::uint64_t{1} << 20;
   std::vector<Entry> chunk(std::min(n, kChunk));
   for (std::uint64_t begin = 0; begin < n; begin += kChunk) {
