@@ -321,7 +321,35 @@ Entry Database::entry_from_successors(const Position& pos) const {
   thread_local DerivedEntries derived;
   const DerivedEntries::Key key = DerivedEntries::key_of(serial_, pos);
   if (const Entry* e = derived.find(key)) return *e;
-  const Entry e = fold_successors(game_, pos, [&](const Position& child) { return entry(child); });
+  // As fold_successors() folds them, but the entries in decoded tables (decode_table(),
+  // gigabytes read at random) are located and prefetched before any is read, so that their
+  // cache misses overlap: one after another they were most of a large unit's derivations.
+  MoveList list;
+  game_.generate(pos, list);
+  const std::uint32_t* decoded_at[kMaxPlies];
+  for (int i = 0; i < list.size(); ++i) {
+    decoded_at[i] = nullptr;
+    const Position child = game_.make(pos, list[i]);
+    if (child.has_bars() || child.total(child.side_to_move) <= 2) continue;
+    const Table& t = table_for(child);
+    if (t.decoded.empty()) continue;
+    decoded_at[i] = &t.decoded[t.index.index(child.mover(), child.other())];
+    __builtin_prefetch(decoded_at[i]);
+  }
+  SuccessorFold fold(rules_.ply_limit, game_.ply_counts(pos));
+  for (int i = 0; i < list.size(); ++i) {
+    const bool mill = game_.restarts_count(pos, list[i]);
+    if (decoded_at[i]) {
+      fold.add(unpack(*decoded_at[i]), mill);
+      continue;
+    }
+    const Position child = game_.make(pos, list[i]);
+    if (child.total(child.side_to_move) <= 2)
+      fold.add_game_won();
+    else
+      fold.add(entry(child), mill);
+  }
+  const Entry e = fold.result();
   derived.store(key, e);
   return e;
 }
