@@ -28,10 +28,12 @@ struct ScratchHash {
 namespace {
 
 constexpr std::array<char, 8> kMagic = {'M', 'O', 'R', 'A', 'S', 'C', 'R', '1'};
-// Covers the layout here, the state encoding of solver/state.h and the order of a unit's arrays
-// (UnitSolver: side 1 in side 0's index since version 4). Version 2 was the checkpoint alone,
-// its checksum at the end; before it the ply-limit file had no header.
-constexpr std::uint32_t kVersion = 4;
+// Covers the layout here, the state encoding of solver/state.h, the order of a unit's arrays
+// (UnitSolver: side 1 in side 0's index since version 4) and what the writer keeps in `part`
+// and `next_layer` (since version 5 a unit's checkpoints inside its scan of moves and exits too,
+// which an older program would take for layers). Version 2 was the checkpoint alone, its
+// checksum at the end; before it the ply-limit file had no header.
+constexpr std::uint32_t kVersion = 5;
 
 struct FixedPart {
   std::array<char, 8> magic = kMagic;

@@ -1,16 +1,16 @@
 // The solver's scratch files: a unit's retrograde state saved at a safe point (between two
-// layers), `<unit>.checkpoint`, so that a killed solve resumes there instead of solving the unit
-// from the start; and the finished ply-limit part of one side of a unit, `<side>.ply-limit.tmp`,
-// 1 byte a position, which the pure part's tables take their rule values from. Both are
-// "checked files": written whole or not at all (db/durable_file.h), with a header naming what
-// the file holds (its kind, unit, part and rules) and an XXH64 checksum of every other byte of
-// the file. A reader uses one only when all of that matches and the checksum holds: a damaged,
-// truncated, foreign or older file (older binaries wrote the ply-limit file without a header,
-// and version 2 checkpoints) is refused with the reason, and the unit is solved from the start.
-// The solver removes them once the unit's tables are written.
+// layers, or two segments of its first scan), `<unit>.checkpoint`, so that a killed solve resumes
+// there instead of solving the unit from the start; and the finished ply-limit part of one side of
+// a unit, `<side>.ply-limit.tmp`, 1 byte a position, which the pure part's tables take their rule
+// values from. Both are "checked files": written whole or not at all (db/durable_file.h), with a
+// header naming what the file holds (its kind, unit, part and rules) and an XXH64 checksum of every
+// other byte of the file. A reader uses one only when all of that matches and the checksum holds: a
+// damaged, truncated, foreign or older file (older binaries wrote the ply-limit file without a
+// header, and version 2 checkpoints) is refused with the reason, and the unit is solved from the
+// start. The solver removes them once the unit's tables are written.
 //
 // Layout (the host's byte order: a checked file is used where it was written), 64 bytes of
-// header: magic "MORASCR1", u32 format version (4), u32 kind, u64 rules fingerprint, i32 unit
+// header: magic "MORASCR1", u32 format version (5), u32 kind, u64 rules fingerprint, i32 unit
 // mover, other, mover in hand, other in hand, i32 part, i32 next layer, i32 latest pending
 // distance, u32 number of arrays, u64 XXH64 of the whole file with these 8 bytes zero; then u64
 // bytes of each array; then the arrays' bytes in order.
@@ -38,7 +38,7 @@
 namespace mora::solver {
 
 enum class ScratchKind : std::uint32_t {
-  kCheckpoint = 1,       // a unit's state between two layers
+  kCheckpoint = 1,       // a unit's state at a safe point
   kPlyLimit = 2,         // a side's finished ply-limit part
   kBarredPureStart = 3,  // a unit's barred nodes as the pure part starts them
 };

@@ -13,7 +13,8 @@ namespace mora::solver {
 // process at once (the handlers are reset by the first). SIGINT is taken over even where the
 // shell ignores it for a background job, so that `kill -INT` of a backgrounded solve stops it.
 void install_stop_handlers();
-// Requests a stop as the signal `signal` does (also for tests and embedding programs).
+// Requests a stop as the signal `signal` does (also for tests and embedding programs); 0
+// withdraws the request, so that a program that caught Stopped can solve on.
 void request_stop(int signal);
 // Whether a stop was requested, and by which signal (0 if none).
 bool stop_requested();

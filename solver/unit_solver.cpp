@@ -205,7 +205,7 @@ std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
   if (!std::filesystem::exists(file)) return std::nullopt;
   const std::uint64_t rules = game_.rules().fingerprint();
   std::optional<CheckpointHeader> header = read_checkpoint_header(file, rules, subspace(0));
-  const Part part = header && header->part == 1 ? Part::kRule : Part::kPure;
+  const Part part = header && header->part % 2 == 1 ? Part::kRule : Part::kPure;
   allocate(part);
   std::string why;
   header = load_checkpoint(file, rules, subspace(0), arrays(), why);
@@ -222,12 +222,14 @@ std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
     return std::nullopt;
   }
   max_pending_ = header->max_pending;
-  resumed_from_ =
-      std::string(part_name(part)) + " part, layer " + std::to_string(header->next_layer);
-  return ResumePoint{part, header->next_layer};
+  const ResumePoint at{part, header->part >= 2, header->next_layer};
+  resumed_from_ = std::string(part_name(part)) + " part, " +
+                  (at.scanning ? "scan of moves and exits, chunk " : "layer ") +
+                  std::to_string(at.position);
+  return at;
 }
 
-void UnitSolver::save_if_due(Part part, int next_layer) {
+void UnitSolver::save_if_due(const ResumePoint& at) {
   checkpoint_timer_.at_safe_point([&] {
     std::vector<std::span<const std::byte>> out;
     std::uint64_t bytes = 0;
@@ -237,33 +239,59 @@ void UnitSolver::save_if_due(Part part, int next_layer) {
     }
     save_checkpoint(checkpoint_file(scratch_folder_, subspace(0)),
                     CheckpointHeader{game_.rules().fingerprint(), subspace(0),
-                                     part == Part::kRule ? 1 : 0, next_layer, max_pending_},
+                                     (at.part == Part::kRule ? 1 : 0) + (at.scanning ? 2 : 0),
+                                     at.position, max_pending_},
                     out);
     checkpoint_bytes_ = std::max(checkpoint_bytes_, bytes);
   });
 }
 
 void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
-  if (resume) {
+  if (resume && !resume->scanning) {
     start_barred(part, true);
-    run_layers(part, resume->layer);
+    run_layers(part, resume->position);
     return;
   }
-  max_pending_ = 0;
   if (part == Part::kPure && rule_part_) {
+    max_pending_ = 0;
     start_pure_from_scan();
+  } else if (resume) {
+    scan_moves_and_exits(part, static_cast<std::uint64_t>(resume->position));
   } else {
+    max_pending_ = 0;
     allocate(part);
-    for (int s = 0; s < num_sides(); ++s) {
-      progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits",
-                      size(s));
-      initialise(part, s);
-    }
+    scan_moves_and_exits(part, 0);
   }
   // After the main arrays are set up: the pure part's frees what the barred nodes take back.
   start_barred(part, false);
-  save_if_due(part, 0);
+  save_if_due({part, false, 0});
   run_layers(part, 0);
+}
+
+void UnitSolver::scan_moves_and_exits(Part part, std::uint64_t first_chunk) {
+  std::uint64_t chunks_before = 0;  // of the sides already scanned
+  for (int s = 0; s < num_sides(); ++s) {
+    const std::uint64_t n = size(s), chunks = (n + kChunk - 1) / kChunk;
+    // A 64th of the side: house-003's 8v7 scans 8 million positions a segment, several
+    // minutes where its derived exits are slowest. At least a few chunks per thread, so that
+    // the wait for a segment's last chunk costs little.
+    const std::uint64_t segment = std::max<std::uint64_t>(8, (chunks + 63) / 64);
+    std::uint64_t chunk =
+        std::clamp(first_chunk, chunks_before, chunks_before + chunks) - chunks_before;
+    progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits", n);
+    progress_.advance(std::min(n, chunk * kChunk));
+    while (chunk < chunks) {
+      const std::uint64_t next = std::min(chunks, chunk + segment);
+      initialise(part, s, chunk * kChunk, std::min(n, next * kChunk));
+      chunk = next;
+      if (chunk < chunks || s + 1 < num_sides())
+        save_if_due({part, true, static_cast<int>(chunks_before + chunk)});
+    }
+    // Side 1 in its table's order marks its states once they are all in (initialise()); a
+    // mark set before a checkpoint is set again, which changes nothing.
+    if (scanned_in_table_order(sides_[s])) mark_states_with_distance(sides_[s]);
+    chunks_before += chunks;
+  }
 }
 
 void UnitSolver::start_pure_from_scan() {
@@ -347,7 +375,7 @@ void UnitSolver::run_layers(Part part, int first_layer) {
     }
     if (has_barred_) decided += propagate_barred(part, d, cap);
     if (decided == 0 && d >= max_pending_) break;
-    save_if_due(part, d + 1);
+    save_if_due({part, false, d + 1});
   }
   if (part == Part::kPure && max_pending_ >= state::kMaxDistance)
     throw std::runtime_error("a distance exceeds the 13-bit state");
@@ -449,7 +477,7 @@ State UnitSolver::initial_state(int weight, const ExitSummary& e) {
   return state::make(state::kPendingLoss, std::max(e.loss, 0));  // no move at all: lost now
 }
 
-void UnitSolver::initialise(Part part, int s) {
+void UnitSolver::initialise(Part part, int s, std::uint64_t first, std::uint64_t last) {
   Side& side = sides_[s];
   const Bitboard full = game_.board().all_points();
   const bool full_board_draw = game_.rules().full_board_draw;
@@ -459,8 +487,9 @@ void UnitSolver::initialise(Part part, int s) {
   // few blocks of the exit tables. Its own cows to move then change at every position, so the
   // mill candidates are worked out each time and the exit memo goes unused: where exits set a
   // bar (each a derived probe, which the memo saves), it keeps its table's order instead.
-  const bool table_order = side.swapped && barred_exits_;
-  for_chunks(side.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
+  const bool table_order = scanned_in_table_order(side);
+  for_chunks(last - first, [&](std::uint64_t from, std::uint64_t to) {
+    const std::uint64_t begin = first + from, end = first + to;
     const int other_cows = side.index.subspace().other;
     // The ply-limit part's scan sets up the pure part too.
     const bool with_rule = part == Part::kRule;
@@ -521,7 +550,6 @@ void UnitSolver::initialise(Part part, int s) {
     }
     progress_.advance(end - begin);
   });
-  if (table_order) mark_states_with_distance(side);
 }
 
 std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {

@@ -89,7 +89,8 @@ class UnitSolver {
   // Solves the unit of `subspace` (a moving-phase subspace); `exits` must hold every table
   // that a mill of either side leads to. The scratch file of the ply-limit part and the
   // checkpoint (solver/checkpoint.h) go to `scratch_folder`: a checkpoint is saved at the first
-  // safe point (between layers) `checkpoint_seconds` after the previous one or the start
+  // safe point (between layers, or between segments of the scan of moves and exits: a 64th of
+  // a side) `checkpoint_seconds` after the previous one or the start
   // (never when negative), and solve() resumes from a usable one it finds there. A stop
   // requested meanwhile (solver/stop.h) saves one at the next safe point, unless checkpoints
   // are off, and throws Stopped there.
@@ -183,15 +184,20 @@ class UnitSolver {
   static constexpr std::uint8_t kRescanExits = 255;
 
   static const char* part_name(Part part) { return part == Part::kPure ? "pure" : "ply-limit"; }
-  // The part and layer a usable checkpoint continues at, its arrays loaded.
+  // Where a part stands at a safe point: in its scan of moves and exits, `position` chunks of
+  // kChunk positions done (side 0's, then side 1's), or before layer `position`. A checkpoint
+  // keeps it in its header's `part` (the part, plus 2 while scanning) and `next_layer`, so that
+  // the scan of a large unit, hours long under the history presets, is not lost either.
   struct ResumePoint {
     Part part;
-    int layer;
+    bool scanning = false;
+    int position = 0;
   };
+  // Where a usable checkpoint continues, its arrays loaded.
   std::optional<ResumePoint> restore();
   // At a safe point: saves a checkpoint when one is due or a stop is requested, then stops if
   // one is.
-  void save_if_due(Part part, int next_layer);
+  void save_if_due(const ResumePoint& at);
   std::vector<std::span<std::byte>> arrays();
   // Sizes the arrays of `part` (pure_start only for the ply-limit part).
   void allocate(Part part);
@@ -201,8 +207,13 @@ class UnitSolver {
   // Hands the free pages of the heap back to the system: glibc keeps arrays freed below its
   // (adaptive) mapping threshold, so that they would still count towards the peak.
   static void return_freed_memory();
-  // Weighs the in-unit moves and scores the exits of every position of `side`.
-  void initialise(Part part, int side);
+  // Weighs the in-unit moves and scores the exits of every position of both sides, from chunk
+  // `first_chunk` (as ResumePoint counts them) on, a segment at a time between safe points.
+  void scan_moves_and_exits(Part part, std::uint64_t first_chunk);
+  // The same for positions begin .. end - 1 of `side`, `begin` a multiple of kChunk.
+  void initialise(Part part, int side, std::uint64_t begin, std::uint64_t end);
+  // Whether the scan takes `side` in its table's order (initialise() says why).
+  bool scanned_in_table_order(const Side& side) const { return side.swapped && barred_exits_; }
   void run_layers(Part part, int first_layer);
   // Processes every position of `side` decided at exactly `d`; returns how many it decided
   // (pending ones included).

@@ -142,6 +142,14 @@ TEST_F(CheckpointTest, RefusesOlderFormats) {
   std::memcpy(v2.data() + 8, &version, sizeof version);
   spit(dir_ / "v2", v2);
   expect_refused(dir_ / "v2", "not a checked file of this program's version");
+  // Version 4 is today's layout, but its programs kept only layers in a checkpoint's part and
+  // next layer, where a unit's scan now saves too.
+  save_checkpoint(dir_ / "v4", kHeader, Arrays().in());
+  std::vector<char> v4 = slurp(dir_ / "v4");
+  const std::uint32_t four = 4;
+  std::memcpy(v4.data() + 8, &four, sizeof four);
+  spit(dir_ / "v4", v4);
+  expect_refused(dir_ / "v4", "not a checked file of this program's version");
   spit(dir_ / "bare", std::vector<char>(5000, 1));
   ScratchReader in(dir_ / "bare", ScratchKind::kPlyLimit, kRules, kUnit);
   EXPECT_FALSE(in.ok());

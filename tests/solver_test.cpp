@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,9 +15,13 @@
 #include "db/stats.h"
 #include "game/bar_text.h"
 #include "game/notation.h"
+#include "scratch_folder.h"
 #include "simple_solver.h"
 #include "solver/barred_nodes.h"
+#include "solver/checkpoint.h"
+#include "solver/chunks.h"
 #include "solver/solve.h"
+#include "solver/stop.h"
 #include "solver/verify.h"
 
 namespace mora {
@@ -165,6 +170,61 @@ TEST_F(SolvedSmall, AgreesWithTheSimpleSolverOnThreeVersusThree) {
 
 TEST_F(SolvedSmall, AgreesWithTheSimpleSolverOnFourVersusThree) {
   expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}, {{4, 3}, {3, 4}}});
+}
+
+// Solves `unit` into `folder`, which holds its exits, stopped at every safe point and resumed
+// from the checkpoint saved there each time. Returns each checkpoint's part and next layer, as
+// the unit solver keeps them in the header (solver/unit_solver.h, ResumePoint).
+std::vector<std::pair<int, int>> solve_stopped_at_every_safe_point(const fs::path& folder,
+                                                                   const Rules& rules,
+                                                                   Subspace unit) {
+  const solver::SolveOptions options{folder, rules, {}, false, 0};
+  solver::Progress quiet(false);
+  solver::DecodedTables decoded;
+  std::vector<std::pair<int, int>> stops;
+  for (;;) {
+    solver::request_stop(SIGTERM);
+    try {
+      solver::solve_unit(options, unit, quiet, decoded);
+      break;
+    } catch (const solver::Stopped&) {
+      const auto header = solver::read_checkpoint_header(solver::checkpoint_file(folder, unit),
+                                                         rules.fingerprint(), unit);
+      if (!header) break;
+      stops.emplace_back(header->part, header->next_layer);
+    }
+  }
+  solver::request_stop(0);
+  return stops;
+}
+
+// A unit stopped at every safe point, in the segments of its scan of moves and exits (hours
+// long in house-003's large units) and between its layers, ends with the tables of an
+// uninterrupted solve, those of `solved`.
+void expect_same_tables_when_stopped(const fs::path& solved, const Rules& rules, Subspace unit) {
+  const fs::path folder = fresh_folder("stopped_" + unit.name());
+  fs::create_directories(folder);
+  const Subspace partner{unit.other, unit.mover, 0, 0};
+  const std::vector<std::string> tables{unit.name() + ".mtb", partner.name() + ".mtb"};
+  for (const auto& f : fs::directory_iterator(solved))
+    if (std::find(tables.begin(), tables.end(), f.path().filename()) == tables.end())
+      fs::copy_file(f.path(), folder / f.path().filename());
+  const auto stops = solve_stopped_at_every_safe_point(folder, rules, unit);
+  for (const std::string& t : tables) EXPECT_TRUE(slurp(folder / t) == slurp(solved / t)) << t;
+  // The ply-limit part's scan (part 1, plus 2 while scanning) stopped after side 0's first
+  // segment of 8 chunks, and inside side 1's scan.
+  ASSERT_FALSE(stops.empty());
+  EXPECT_EQ(stops.front(), std::pair(3, 8));
+  const int side0_chunks = static_cast<int>(
+      (SubspaceIndex(Game(rules).board(), unit).size() + solver::kChunk - 1) / solver::kChunk);
+  EXPECT_TRUE(std::any_of(stops.begin(), stops.end(), [&](auto stop) {
+    return stop.first == 3 && stop.second > side0_chunks;
+  }));
+  fs::remove_all(folder);
+}
+
+TEST_F(SolvedSmall, SameTablesWhenStoppedAtEverySafePoint) {
+  expect_same_tables_when_stopped(*folder_, Rules::preset("morabaraba"), {4, 3, 0, 0});
 }
 
 TEST_F(SolvedSmall, HandCheckedPositions) {
@@ -458,6 +518,11 @@ std::uint64_t expect_barred_positions_derived(const Database& db, std::uint64_t 
 
 TEST_F(SolvedHouse003, BarredPositionsTakeTheirValuesFromTheirSuccessors) {
   EXPECT_GT(expect_barred_positions_derived(Database({*folder_}), 101), 100u);
+}
+
+// Side 1 scanned in its table's order, for the bars' derived exits (UnitSolver::initialise).
+TEST_F(SolvedHouse003, SameTablesWhenStoppedAtEverySafePoint) {
+  expect_same_tables_when_stopped(*folder_, Rules::preset("house-003"), {5, 3, 0, 0});
 }
 
 TEST_F(SolvedHouse003, VerifierPassesAndCatchesAnAlteredValue) {
