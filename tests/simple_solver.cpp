@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
+#include <numeric>
 #include <stdexcept>
 
 #include "raw_index.h"
@@ -59,10 +60,9 @@ SimpleSolver::SimpleSolver(const Game& game,
   if (game_.rules().needs_history()) collect_barred_positions();
   pure_.resize(raw_total_ + barred_.size());
   rule_.resize(raw_total_ + barred_.size());
-  for (const auto& g : groups) {
-    solve_group(g, false);
-    if (game_.rules().ply_limit > 0) solve_group(g, true);
-  }
+  if (raw_total_ + barred_.size() >= kShot)
+    throw std::length_error("more positions than the simple solver numbers");
+  for (const auto& g : groups) solve_group(g);
 }
 
 bool SimpleSolver::inside(int mover, int other) const {
@@ -154,10 +154,10 @@ SimpleValue SimpleSolver::value(const Position& pos) const {
 }
 
 // Level k decides the positions whose distance (pure part) or plies to the next mill (rule
-// part) is exactly k, from the values decided at lower levels and in earlier groups.
-void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bool rule_part) {
-  std::vector<std::int16_t>& values = rule_part ? rule_ : pure_;
-  std::vector<std::uint64_t> open;
+// part) is exactly k, from the values decided at lower levels and in earlier groups. Each
+// position's moves are generated once for both parts' levels.
+void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group) {
+  std::vector<std::uint64_t> nodes;
   auto in_group = [&](int m, int o) {
     return std::find(group.begin(), group.end(), std::pair{m, o}) != group.end();
   };
@@ -165,13 +165,41 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
     if (in_group(sp.mover, sp.other)) {
       const int n = game_.board().num_points();
       const std::uint64_t size = binomial(n, sp.mover) * binomial(n - sp.mover, sp.other);
-      for (std::uint64_t i = 0; i < size; ++i) open.push_back(sp.offset + i);
+      for (std::uint64_t i = 0; i < size; ++i) nodes.push_back(sp.offset + i);
     }
   for (std::uint64_t k = 0; k < barred_.size(); ++k)
     if (in_group(barred_[k].on_board(kWhite), barred_[k].on_board(kBlack)))
-      open.push_back(raw_total_ + k);
+      nodes.push_back(raw_total_ + k);
+  // The children of nodes[x] are children[first[x]] to children[first[x + 1] - 1]: a child's
+  // node, kShot added where the move shot (which restarts the count; a declined shot does
+  // not), or kTwoCowsLeft.
+  std::vector<std::uint64_t> first{0};
+  std::vector<std::uint32_t> children;
+  MoveList list;
+  for (const std::uint64_t i : nodes) {
+    const Position pos = node_position(i);
+    game_.generate(pos, list);
+    for (const Move& mv : list) {
+      const Position c = child(pos, mv);
+      children.push_back(c.total(kWhite) <= 2 ? kTwoCowsLeft
+                                              : static_cast<std::uint32_t>(node(c)) |
+                                                    (mv.num_shots() > 0 ? kShot : 0));
+    }
+    first.push_back(children.size());
+  }
   // The count runs (or not) alike on every position of a group: the same cows on the board.
-  const bool budgeted = game_.ply_counts(node_position(open.front()));
+  const bool budgeted = game_.ply_counts(node_position(nodes.front()));
+  run_levels(nodes, first, children, false, budgeted);
+  if (game_.rules().ply_limit > 0) run_levels(nodes, first, children, true, budgeted);
+}
+
+void SimpleSolver::run_levels(const std::vector<std::uint64_t>& nodes,
+                              const std::vector<std::uint64_t>& first,
+                              const std::vector<std::uint32_t>& children, bool rule_part,
+                              bool budgeted) {
+  std::vector<std::int16_t>& values = rule_part ? rule_ : pure_;
+  std::vector<std::uint32_t> open(nodes.size());
+  std::iota(open.begin(), open.end(), 0u);
   const int limit = game_.rules().ply_limit;
   // Exits into earlier groups can decide positions up to one ply past their longest value.
   int horizon = 1;
@@ -179,29 +207,24 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
     for (std::int16_t v : pure_) horizon = std::max(horizon, std::abs(int{v}) + 1);
   for (int k = 0; !open.empty() && (!rule_part || !budgeted || k <= limit); ++k) {
     std::vector<std::pair<std::uint64_t, std::int16_t>> found;
-    std::vector<std::uint64_t> still_open;
+    std::vector<std::uint32_t> still_open;
 #pragma omp parallel
     {
       std::vector<std::pair<std::uint64_t, std::int16_t>> mine;
-      std::vector<std::uint64_t> mine_open;
-      MoveList list;
+      std::vector<std::uint32_t> mine_open;
 #pragma omp for schedule(dynamic, 4096) nowait
-      for (std::size_t x = 0; x < open.size(); ++x) {
-        const std::uint64_t i = open[x];
-        const Position pos = node_position(i);
-        game_.generate(pos, list);
+      for (std::size_t y = 0; y < open.size(); ++y) {
+        const std::uint32_t x = open[y];
         int best_win = -1, worst_loss = -1;
         bool all_lost = true;
-        for (const Move& mv : list) {
-          const Position c = child(pos, mv);
-          // A shot restarts the count; a declined one does not.
-          const bool shot = mv.num_shots() > 0;
+        for (std::uint64_t j = first[x]; j < first[x + 1]; ++j) {
           int child_loss = -1, child_win = -1;  // the child's outcome for its side to move
-          if (c.total(kWhite) <= 2) {
+          if (children[j] == kTwoCowsLeft) {
             child_loss = 0;
           } else {
+            const bool shot = children[j] & kShot;
             // Undecided children (and drawn ones of earlier groups) are 0: no information.
-            const int v = values[node(c)];
+            const int v = values[children[j] & ~kShot];
             if (v < 0) child_loss = rule_part && shot ? 0 : -v - 1;
             if (v > 0) child_win = rule_part && shot ? 0 : v - 1;
           }
@@ -213,11 +236,11 @@ void SimpleSolver::solve_group(const std::vector<std::pair<int, int>>& group, bo
             all_lost = false;
         }
         if (best_win == k)
-          mine.emplace_back(i, static_cast<std::int16_t>(k + 1));
+          mine.emplace_back(nodes[x], static_cast<std::int16_t>(k + 1));
         else if (all_lost && std::max(worst_loss, 0) == k)
-          mine.emplace_back(i, static_cast<std::int16_t>(-(k + 1)));
+          mine.emplace_back(nodes[x], static_cast<std::int16_t>(-(k + 1)));
         else
-          mine_open.push_back(i);
+          mine_open.push_back(x);
       }
 #pragma omp critical
       {

@@ -164,10 +164,7 @@ void expect_simple_solver_agrees(const Database& db,
     }
 }
 
-TEST_F(SolvedSmall, AgreesWithTheSimpleSolverOnThreeVersusThree) {
-  expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
-}
-
+// 3v3 alone is compared with the simple solver by whole_game_test (herd 3).
 TEST_F(SolvedSmall, AgreesWithTheSimpleSolverOnFourVersusThree) {
   expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}, {{4, 3}, {3, 4}}});
 }
