@@ -272,10 +272,10 @@ void UnitSolver::scan_moves_and_exits(Part part, std::uint64_t first_chunk) {
   std::uint64_t chunks_before = 0;  // of the sides already scanned
   for (int s = 0; s < num_sides(); ++s) {
     const std::uint64_t n = size(s), chunks = (n + kChunk - 1) / kChunk;
-    // A 64th of the side: house-003's 8v7 scans 8 million positions a segment, several
-    // minutes where its derived exits are slowest. At least a few chunks per thread, so that
-    // the wait for a segment's last chunk costs little.
-    const std::uint64_t segment = std::max<std::uint64_t>(8, (chunks + 63) / 64);
+    // A 256th of the side: house-003's 8v7 scans 2 million positions a segment, up to 15
+    // minutes where its derived exits are slowest (0.002 M positions a second). At least a few
+    // chunks per thread, so that the wait for a segment's last chunk costs little.
+    const std::uint64_t segment = std::max<std::uint64_t>(8, (chunks + 255) / 256);
     std::uint64_t chunk =
         std::clamp(first_chunk, chunks_before, chunks_before + chunks) - chunks_before;
     progress_.begin(subspace(s).name() + " " + part_name(part) + " part: moves and exits", n);

@@ -89,7 +89,7 @@ class UnitSolver {
   // Solves the unit of `subspace` (a moving-phase subspace); `exits` must hold every table
   // that a mill of either side leads to. The scratch file of the ply-limit part and the
   // checkpoint (solver/checkpoint.h) go to `scratch_folder`: a checkpoint is saved at the first
-  // safe point (between layers, or between segments of the scan of moves and exits: a 64th of
+  // safe point (between layers, or between segments of the scan of moves and exits: a 256th of
   // a side) `checkpoint_seconds` after the previous one or the start
   // (never when negative), and solve() resumes from a usable one it finds there. A stop
   // requested meanwhile (solver/stop.h) saves one at the next safe point, unless checkpoints

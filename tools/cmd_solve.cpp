@@ -47,7 +47,7 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
                 "cows in hand first: exact values and distances, and the values under the\n"
                 "preset's ply limit. A killed run started again continues where it stopped.\n"
                 "SIGINT (Ctrl-C) or SIGTERM stops it at the next safe point (the end of a\n"
-                "layer, or of a 64th of a side's first scan: seconds in small units, minutes\n"
+                "layer, or of a 256th of a side's first scan: seconds in small units, minutes\n"
                 "in the largest), saving the unit's\n"
                 "checkpoint; it exits with 130 or 143, and the same command continues.\n"
                 "A second signal ends it at once, as a kill does.\n"
