@@ -4,10 +4,10 @@
 # build runs the multi-threaded probe tests of the table reader and its block cache (about a
 # minute; bench/README.md, "ThreadSanitizer"); then a Release build
 # with warnings as errors (and the BMI2 indexer where the CPU has it) runs every test through
-# ctest. The cross-check of 4v3 and 3v4 against the simple test solver takes most of an hour
-# of CPU time (its level sweeps revisit the many drawn positions) and runs outside CI:
-# ctest -R FourVersusThree. So do the simple solver's runs of the history presets (HistoryValues:
-# 3v3 alike under mssa-1 and house-003 takes minutes). Between the two, the build for app
+# ctest. The cross-checks of 4v3 and 3v4 against the simple test solver take minutes of CPU
+# time and gigabytes each (its level sweeps keep every move of the group) and run outside CI:
+# ctest -R FourVersusThree. So do the simple solver's comparisons of the history presets with
+# the same rules without bars (HistoryValues). Between the two, the build for app
 # authors (MORABARABA_PROBE_ONLY) in a clean folder, installed and linked by a C program through
 # pkg-config, and a C++ program on it through add_subdirectory (tests/probe_only_test.sh, about
 # a minute of CPU); ctest comes last, so that its summary closes the output.

@@ -410,9 +410,9 @@ TEST_F(SolvedKoti, BlockedPositionsPass) {
 // count towards the ply limit (a side at three).
 using SolvedHouse003 = Solved<"house003", "house-003", Subspace{5, 3, 0, 0}>;
 
-// The simple solver's history model collects barred positions by forward generation: minutes
-// even for 3v3, so out of CI with the 4v3 cross-check.
-TEST_F(SolvedHouse003, HistoryValuesAgreeWithTheSimpleSolverOnThreeVersusThree) {
+// The simple solver's history model collects barred positions by forward generation: 3v3 in
+// CI, the 4v3 cross-check out of it.
+TEST_F(SolvedHouse003, AgreesWithTheSimpleSolverOnThreeVersusThree) {
   expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
 }
 
@@ -597,7 +597,7 @@ TEST_F(SolvedHouse003FiveVersusFour, HistoryValuesBarsChangeOnlyFiveVersusFour) 
 // 3v3 (both at three).
 using SolvedMssa1 = Solved<"mssa1", "mssa-1", Subspace{4, 4, 0, 0}>;
 
-TEST_F(SolvedMssa1, HistoryValuesAgreeWithTheSimpleSolverOnThreeVersusThree) {
+TEST_F(SolvedMssa1, AgreesWithTheSimpleSolverOnThreeVersusThree) {
   expect_simple_solver_agrees(Database({*folder_}), {{{3, 3}}});
 }
 
