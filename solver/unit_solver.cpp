@@ -205,7 +205,7 @@ std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
   if (!std::filesystem::exists(file)) return std::nullopt;
   const std::uint64_t rules = game_.rules().fingerprint();
   std::optional<CheckpointHeader> header = read_checkpoint_header(file, rules, subspace(0));
-  const Part part = header && header->part % 2 == 1 ? Part::kRule : Part::kPure;
+  const Part part = header ? ResumePoint::of(*header).part : Part::kPure;
   allocate(part);
   std::string why;
   header = load_checkpoint(file, rules, subspace(0), arrays(), why);
@@ -222,7 +222,7 @@ std::optional<UnitSolver::ResumePoint> UnitSolver::restore() {
     return std::nullopt;
   }
   max_pending_ = header->max_pending;
-  const ResumePoint at{part, header->part >= 2, header->next_layer};
+  const ResumePoint at = ResumePoint::of(*header);
   resumed_from_ = std::string(part_name(part)) + " part, " +
                   (at.scanning ? "scan of moves and exits, chunk " : "layer ") +
                   std::to_string(at.position);
@@ -238,8 +238,7 @@ void UnitSolver::save_if_due(const ResumePoint& at) {
       bytes += a.size();
     }
     save_checkpoint(checkpoint_file(scratch_folder_, subspace(0)),
-                    CheckpointHeader{game_.rules().fingerprint(), subspace(0),
-                                     (at.part == Part::kRule ? 1 : 0) + (at.scanning ? 2 : 0),
+                    CheckpointHeader{game_.rules().fingerprint(), subspace(0), at.header_part(),
                                      at.position, max_pending_},
                     out);
     checkpoint_bytes_ = std::max(checkpoint_bytes_, bytes);
@@ -252,15 +251,12 @@ void UnitSolver::solve_part(Part part, std::optional<ResumePoint> resume) {
     run_layers(part, resume->position);
     return;
   }
+  if (!resume) max_pending_ = 0;
   if (part == Part::kPure && rule_part_) {
-    max_pending_ = 0;
-    start_pure_from_scan();
-  } else if (resume) {
-    scan_moves_and_exits(part, static_cast<std::uint64_t>(resume->position));
+    start_pure_from_scan();  // a scan's checkpoint is the ply-limit part's here
   } else {
-    max_pending_ = 0;
-    allocate(part);
-    scan_moves_and_exits(part, 0);
+    if (!resume) allocate(part);
+    scan_moves_and_exits(part, resume ? static_cast<std::uint64_t>(resume->position) : 0);
   }
   // After the main arrays are set up: the pure part's frees what the barred nodes take back.
   start_barred(part, false);

@@ -192,6 +192,10 @@ class UnitSolver {
     Part part;
     bool scanning = false;
     int position = 0;
+    static ResumePoint of(const CheckpointHeader& h) {
+      return {h.part % 2 == 1 ? Part::kRule : Part::kPure, h.part >= 2, h.next_layer};
+    }
+    std::int32_t header_part() const { return (part == Part::kRule ? 1 : 0) + (scanning ? 2 : 0); }
   };
   // Where a usable checkpoint continues, its arrays loaded.
   std::optional<ResumePoint> restore();
