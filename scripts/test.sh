@@ -14,6 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+# ctest runs two tests at once, most of them on two OpenMP threads each: a thread that waits
+# sleeps instead of spinning on a core the other test needs (11 % less time for the solver's
+# tests here).
+export OMP_WAIT_POLICY=passive
 
 # The sanitizer builds at -O1 with line tables only: 40 % less compile time than
 # RelWithDebInfo's -O2 -g, and still a file and line in every report.
