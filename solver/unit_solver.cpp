@@ -577,7 +577,12 @@ std::uint64_t UnitSolver::propagate(Part part, int s, int d, int cap) {
     int n = 0;
     auto flush = [&] {
       layout().index(std::span(pred_positions, n), preds);
-      constexpr int kAhead = 8;
+      // The predecessors' states are misses: the first kAhead are fetched before any is
+      // updated, and each later one kAhead updates ahead (8 ahead, the first 8 not at all, took
+      // about 2 % more of 7v5's time).
+      constexpr int kAhead = 32;
+      if (in_place)
+        for (int k = 0; k < std::min(n, kAhead); ++k) __builtin_prefetch(prev_states + preds[k], 1);
       for (int k = 0; k < n; ++k) {
         if (in_place) {
           if (k + kAhead < n) __builtin_prefetch(prev_states + preds[k + kAhead], 1);
