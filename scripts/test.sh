@@ -22,7 +22,8 @@ export OMP_WAIT_POLICY=passive
 # The sanitizer builds at -O1 with line tables only: 40 % less compile time than
 # RelWithDebInfo's -O2 -g, and still a file and line in every report.
 sanitizer_build=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DMORABARABA_WERROR=ON -DMORABARABA_BENCH=OFF -DMORABARABA_MPI=OFF)
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DMORABARABA_WERROR=ON -DMORABARABA_BENCH=OFF
+  -DMORABARABA_MPI=OFF)
 
 cmake -S . -B build-asan "${sanitizer_build[@]}" -DMORABARABA_SANITIZE=ON -DMORABARABA_BMI2=OFF \
   >/dev/null

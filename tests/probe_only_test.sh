@@ -13,7 +13,9 @@ work=${1:-$(mktemp -d)}
 [ $# -ge 1 ] || trap 'rm -rf "$work"' EXIT
 rm -rf "$work/build" "$work/prefix" && mkdir -p "$work"
 
-build_options=()
+# Unoptimised and without debug information (a third less compile time): these builds check
+# what is installed and how it links; the Release build of the whole tree checks the code.
+build_options=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0)
 if command -v ninja >/dev/null; then build_options+=(-G Ninja); fi  # else cmake's default, make
 if command -v ccache >/dev/null; then
   build_options+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
@@ -22,9 +24,7 @@ disabled=()
 for pkg in OpenMP Threads Boost nlohmann_json GTest benchmark MPI; do
   disabled+=(-DCMAKE_DISABLE_FIND_PACKAGE_$pkg=ON)
 done
-# Unoptimised and without debug information (a third less compile time): this build checks
-# what is installed and how it links; the Release build of the whole tree checks the code.
-cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DMORABARABA_PROBE_ONLY=ON \
+cmake -S "$src" -B "$work/build" -DMORABARABA_PROBE_ONLY=ON \
   -DMORABARABA_WERROR=ON "${build_options[@]}" "${disabled[@]}" \
   --no-warn-unused-cli --trace-expand --trace-redirect="$work/trace.txt" >"$work/configure.log"
 
@@ -65,7 +65,7 @@ if [ "$got" != "win 3 a7-g4" ]; then
 fi
 
 # The C++ interface, through add_subdirectory of the source tree (no install).
-cmake -S "$src/tests/probe_only" -B "$work/cxx" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
+cmake -S "$src/tests/probe_only" -B "$work/cxx" \
   -DMORABARABA_SOURCE_DIR="$src" "${build_options[@]}" "${disabled[@]}" --no-warn-unused-cli \
   >"$work/cxx-configure.log"
 cmake --build "$work/cxx" --parallel "$(nproc)" >"$work/cxx-build.log"
