@@ -336,19 +336,7 @@ Entry Database::entry_from_successors(const Position& pos) const {
     decoded_at[i] = &t.decoded[t.index.index(child.mover(), child.other())];
     __builtin_prefetch(decoded_at[i]);
   }
-  // Where the side to move alone carries a bar, its moves are those of the same board without
-  // the bar less the barred ones, to the same children. The fold takes the best contribution
-  // of its successors, so it can only fall short of that board's stored entry: once the
-  // successors folded so far attain it, the rest cannot change it. The barred successors,
-  // derived through further bars and units, are folded last, so that most derivations end on
-  // the stored ones (the barred move is rarely the only best one, docs/HISTORY.md).
-  const Color us = pos.side_to_move;
-  const bool bounded = !pos.bars[us].none() && pos.bars[opposite(us)].none();
-  const Entry bound = bounded ? entry(pos.mover(), pos.other()) : Entry{};
   SuccessorFold fold(rules_.ply_limit, game_.ply_counts(pos));
-  const auto attained = [&] { return bounded && fold.result() == bound; };
-  int barred[kMaxPlies];
-  int num_barred = 0;
   for (int i = 0; i < list.size(); ++i) {
     const bool mill = game_.restarts_count(pos, list[i]);
     if (decoded_at[i]) {
@@ -358,13 +346,9 @@ Entry Database::entry_from_successors(const Position& pos) const {
     const Position child = game_.make(pos, list[i]);
     if (child.total(child.side_to_move) <= 2)
       fold.add_game_won();
-    else if (child.has_bars())
-      barred[num_barred++] = i;
     else
       fold.add(entry(child), mill);
   }
-  for (int k = 0; k < num_barred && !attained(); ++k)
-    fold.add(entry(game_.make(pos, list[barred[k]])), game_.restarts_count(pos, list[barred[k]]));
   const Entry e = fold.result();
   derived.store(key, e);
   return e;

@@ -149,10 +149,8 @@ class Database {
   Outcome covered_outcome(const Position& pos) const;
   // A position's entry from its successors folded (SuccessorFold), each itself stored or, for
   // a position with bars, derived the same way; every bar it meets is one unit lower, one ply
-  // from lapsing or stored, so the recursion ends. Where only the side to move carries a bar,
-  // the fold stops once it attains the stored entry of the same board without the bar, which
-  // bounds it. Each thread remembers the entries it derived lately, since a barred position
-  // one ply after its bar was set follows many others.
+  // from lapsing or stored, so the recursion ends. Each thread remembers the entries it
+  // derived lately, since a barred position one ply after its bar was set follows many others.
   Entry entry_from_successors(const Position& pos) const;
   // The entry of a loss stored in table `t` of win distances only, `stored` as it reads there
   // (no distance, no plies to mill): its successors' stored entries folded, every one a win.
