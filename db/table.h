@@ -161,8 +161,9 @@ class TableWriter {
   ~TableWriter();  // without finish(): the temporary file is removed
   void append(std::span<const Entry> entries);
   // The barred section of `count` entries, entry_at(k) giving entry k (sorted by key without
-  // repeats), given once before finish() (and only when the header has it); finish() calls
-  // entry_at, which must stay valid until then.
+  // repeats), given once before finish() (and only when the header has it). It is encoded at
+  // once on a thread of its own, beside the appends, so entry_at must be safe to call beside
+  // them and stay valid until finish() returns or the writer is destroyed.
   void set_barred(std::uint64_t count, BarredSource entry_at);
   void finish();
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <memory>
 #include <span>
 #include <thread>
@@ -50,10 +51,14 @@ struct TableWriter::Impl {
   std::vector<Stream> streams;
   std::size_t queued = 0;  // blocks over all streams
   std::uint64_t appended = 0;
-  std::uint64_t barred_count = 0;
-  BarredSource barred;
-  bool barred_set = false;
+  // The barred section, encoded on a thread of its own from set_barred() on: it is one zstd
+  // stream, which took one thread for most of a minute after the rest of a large unit's
+  // tables was written. `abandoned` stops it when the writer goes without finish().
+  std::future<std::vector<std::uint8_t>> barred_section;
+  std::atomic<bool> abandoned = false;
   bool finished = false;
+
+  ~Impl() { abandoned = true; }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw TableError(final_path.string() + ": " + what);
@@ -245,16 +250,21 @@ void TableWriter::append(std::span<const Entry> entries) {
 void TableWriter::set_barred(std::uint64_t count, BarredSource entry_at) {
   Impl& m = *impl_;
   if (!m.header.has_barred) m.fail("a barred section in a table whose header has none");
-  if (m.barred_set) m.fail("the barred section given twice");
-  m.barred_count = count;
-  m.barred = std::move(entry_at);
-  m.barred_set = true;
+  if (m.barred_section.valid()) m.fail("the barred section given twice");
+  m.barred_section = std::async(
+      std::launch::async, [&m, count, entry_at = std::move(entry_at), level = m.streams[0].level] {
+        const BarredSource unless_abandoned = [&](std::uint64_t k) {
+          if (m.abandoned.load(std::memory_order_relaxed)) m.fail("abandoned");
+          return entry_at(k);
+        };
+        return encode_barred(count, unless_abandoned, m.header, level);
+      });
 }
 
 void TableWriter::finish() {
   Impl& m = *impl_;
   if (m.finished) return;
-  if (m.header.has_barred && !m.barred_set) m.fail("finish without the barred section");
+  if (m.header.has_barred && !m.barred_section.valid()) m.fail("finish without the barred section");
   for (auto& s : m.streams)
     if (s.covered) m.queue_pending(s);
   m.write_queued();
@@ -265,7 +275,7 @@ void TableWriter::finish() {
   if (m.header.has_barred) {
     std::vector<std::uint8_t> section;
     try {
-      section = encode_barred(m.barred_count, m.barred, m.header, m.streams[0].level);
+      section = m.barred_section.get();
     } catch (const TableError& e) {
       m.fail(e.what());
     }

@@ -367,13 +367,13 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
                                solver.has_barred()};
       TableWriter writer(folder / table_file_name(solver.subspace(s)), header,
                          writer_tuning(solver.num_sides()));
-      solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
       if (solver.has_barred()) {
         const std::uint64_t nodes = solver.num_barred(s);
 #pragma omp atomic
         report.barred_positions += nodes;
         writer.set_barred(nodes, [&](std::uint64_t k) { return solver.barred_entry(s, k); });
       }
+      solver.emit(s, [&](std::span<const Entry> entries) { writer.append(entries); });
       writer.finish();
     });
   }
