@@ -58,7 +58,11 @@ struct TableWriter::Impl {
   std::atomic<bool> abandoned = false;
   bool finished = false;
 
-  ~Impl() { abandoned = true; }
+  // The encoding thread reads this Impl: it is stopped and waited for before any member goes.
+  ~Impl() {
+    abandoned = true;
+    if (barred_section.valid()) barred_section.wait();
+  }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw TableError(final_path.string() + ": " + what);

@@ -367,6 +367,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
                                solver.has_barred()};
       TableWriter writer(folder / table_file_name(solver.subspace(s)), header,
                          writer_tuning(solver.num_sides()));
+      // The barred section first: its one stream is encoded beside the entries' blocks.
       if (solver.has_barred()) {
         const std::uint64_t nodes = solver.num_barred(s);
 #pragma omp atomic
