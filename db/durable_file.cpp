@@ -1,6 +1,7 @@
 #include "db/durable_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,7 +21,24 @@ void fsync_folder(const std::filesystem::path& folder) {
 
 DurableFile::DurableFile(std::filesystem::path path)
     : path_(std::move(path)), temp_path_(path_.string() + ".tmp") {
-  fd_ = ::open(temp_path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A regular file at the temporary name is a killed run's, and goes; anything else there (a
+  // symbolic link planted to make this process write where it points) is refused. O_EXCL with
+  // O_NOFOLLOW creates a file of our own or fails: a link planted after the check is not
+  // followed either.
+  struct stat st;
+  if (::lstat(temp_path_.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode))
+      throw PlantedFileError(temp_path_.string() +
+                             ": refusing to write: something other than a regular " + "file (" +
+                             (S_ISLNK(st.st_mode) ? "a symbolic link" : "not a file") +
+                             ") stands at the temporary file's name; remove it if it is not yours");
+    if (::unlink(temp_path_.c_str()) != 0) fail("cannot remove a stale temporary file");
+  }
+  fd_ = ::open(temp_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd_ < 0 && (errno == EEXIST || errno == ELOOP))
+    throw PlantedFileError(temp_path_.string() +
+                           ": refusing to write: another file appeared at the " +
+                           "temporary file's name while it was being created");
   if (fd_ < 0) fail("cannot create");
 }
 

@@ -1,8 +1,11 @@
 // Files written whole or not at all: the bytes go to `<path>.tmp`, and commit() fsyncs them,
 // renames the file into place and fsyncs the folder, so that a killed process never leaves a
-// file under the final name that is not complete. Errors throw IoError naming the file and
-// the system's reason ("No space left on device", ...). A file that is never committed serves as
-// scratch space: write_at and read_at work before the commit.
+// file under the final name that is not complete. The temporary file is always a new file of
+// its own: a symbolic link (or anything but a regular file) at its name is refused, never
+// followed, and a regular file there, a killed run's, is replaced. Two writers of one path
+// would share the name: the folder's lock (db/folder_lock.h) keeps them apart. Errors throw IoError
+// naming the file and the system's reason ("No space left on device", ...). A file that is never
+// committed serves as scratch space: write_at and read_at work before the commit.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +17,11 @@ namespace mora {
 
 struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+// A file that is not ours where we write (a planted symbolic link): never a condition to work
+// around, such as a full disk whose checkpoint a solve can do without.
+struct PlantedFileError : IoError {
+  using IoError::IoError;
 };
 
 // Makes a rename or a creation in `folder` durable.

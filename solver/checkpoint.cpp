@@ -249,6 +249,8 @@ void CheckpointTimer::at_safe_point(const std::function<void()>& save) {
   if (seconds_ >= 0 && (stop_requested() || due())) {
     try {
       save();
+    } catch (const PlantedFileError&) {
+      throw;
     } catch (const IoError& e) {
       std::fprintf(stderr, "warning: no checkpoint saved: %s\n", e.what());
     }

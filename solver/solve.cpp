@@ -199,9 +199,11 @@ void check_solvable(const Rules& rules) {
     throw std::invalid_argument("ply limits above 120 are not supported by the table format");
 }
 
-void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std::ostream& log) {
+FolderLock prepare_folder(const std::filesystem::path& folder, const Rules& rules,
+                          std::ostream& log) {
   check_solvable(rules);
   std::filesystem::create_directories(folder);
+  FolderLock lock(folder, "solve");
   for (const auto& file : std::filesystem::directory_iterator(folder)) {
     if (file.path().extension() != ".mtb") continue;
     try {
@@ -226,6 +228,7 @@ void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std
       log << "warning: " << e.what() << '\n';
     }
   }
+  return lock;
 }
 
 bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
@@ -470,7 +473,7 @@ std::string describe(const UnitReport& r) {
 }
 
 std::vector<UnitReport> solve(const SolveOptions& options, std::ostream& log) {
-  prepare_folder(options.folder, options.rules, log);
+  const FolderLock lock = prepare_folder(options.folder, options.rules, log);
   const Board& board = Game(options.rules).board();
   std::vector<UnitReport> reports;
   Progress progress(options.progress);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "db/folder_lock.h"
 #include "game/movegen.h"
 #include "game/rules.h"
 #include "indexing/indexer.h"
@@ -73,10 +74,13 @@ struct SolveOptions {
   std::function<void(const UnitReport&)> on_unit = nullptr;
 };
 
-// Prepares `folder` for solving with `rules`: creates it, and throws std::invalid_argument if
-// it holds tables of other rules or WDL-only tables (export), NewerTableVersion if it holds one
-// of a format version this program does not read (before anything is changed).
-void prepare_folder(const std::filesystem::path& folder, const Rules& rules, std::ostream& log);
+// Prepares `folder` for solving with `rules`: creates it and takes its lock, held while the
+// returned FolderLock lives (IoError when another job holds it), and throws
+// std::invalid_argument if it holds tables of other rules or WDL-only tables (export),
+// NewerTableVersion if it holds one of a format version this program does not read (before
+// anything is changed).
+[[nodiscard]] FolderLock prepare_folder(const std::filesystem::path& folder, const Rules& rules,
+                                        std::ostream& log);
 // Whether every table of `unit` is in `folder`, complete, with intact checksums and `rules`.
 bool unit_finished(const std::filesystem::path& folder, const Rules& rules, Subspace unit,
                    std::ostream& log);

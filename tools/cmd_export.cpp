@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "db/database.h"
+#include "db/folder_lock.h"
 #include "game/notation.h"
 #include "tools/options.h"
 
@@ -71,6 +72,7 @@ int run_export(const std::vector<std::string>& args) {
   const Database db({source}, 0);  // one rule set, tables that open; every file is read below
   fs::create_directories(target);
   if (fs::equivalent(source, target)) throw po::error("--to must be another folder than --db");
+  const FolderLock lock(target, "export");
   const bool quiet = vm->count("quiet");
   std::uint64_t positions = 0, bytes_in = 0, bytes_out = 0;
   int exported = 0, before = 0;

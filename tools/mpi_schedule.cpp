@@ -213,6 +213,7 @@ class Coordinator {
 
   const solver::SolveOptions& options_;
   std::ostream& log_;
+  std::optional<FolderLock> lock_;  // from plan() on: the ranks write into the folder
   std::vector<Rank> ranks_;
   const Clock::time_point start_ = Clock::now();
   std::vector<Unit> units_;
@@ -222,7 +223,7 @@ class Coordinator {
 };
 
 void Coordinator::plan() {
-  solver::prepare_folder(options_.folder, options_.rules, log_);
+  lock_.emplace(solver::prepare_folder(options_.folder, options_.rules, log_));
   const Game game(options_.rules);
   const auto order = solver::units_for(options_.rules, options_.targets);
   for (Subspace u : order) {
