@@ -354,7 +354,7 @@ Entry Database::entry_from_successors(const Position& pos) const {
   return e;
 }
 
-Outcome Database::covered_outcome(const Position& pos) const {
+Outcome Database::covered_outcome(const Position& pos, bool by_search) const {
   // The indexer trusts its input; a Position built by hand may not be one.
   if ((pos.cows[kWhite] & pos.cows[kBlack]) || (pos.occupied() & ~game_.board().all_points()))
     throw std::invalid_argument("not a position: overlapping cows or cows off the board");
@@ -363,7 +363,7 @@ Outcome Database::covered_outcome(const Position& pos) const {
   validate_bars(rules_, pos);
   if (pos.placing()) {
     const auto placing = [](const Subspace& t) { return !t.moving_phase(); };
-    if (herd_ == 0 && std::ranges::none_of(tables_ | std::views::keys, placing) &&
+    if (herd_ == 0 && !by_search && std::ranges::none_of(tables_ | std::views::keys, placing) &&
         std::ranges::none_of(unreadable_by_name_ | std::views::keys, placing))
       throw std::invalid_argument(
           "the database holds the moving phase only (no cows in hand); solve it with "
@@ -375,10 +375,15 @@ Outcome Database::covered_outcome(const Position& pos) const {
           "in hand as black, black to move one more than white");
     const int herd = std::max(pos.total(kWhite), pos.total(kBlack));
     const Color us = pos.side_to_move;
+    if (herd > rules_.cows_per_player)
+      throw std::invalid_argument("the position has " + std::to_string(herd) +
+                                  " cows of one colour; the rules give each player " +
+                                  std::to_string(rules_.cows_per_player));
     // Tables do not depend on the herd: a position whose own table is there is answered even
     // where another table of its herd is damaged or missing.
-    if (herd > herd_ && !tables_.count({pos.on_board(us), pos.on_board(opposite(us)),
-                                        pos.in_hand[us], pos.in_hand[opposite(us)]})) {
+    if (herd > herd_ && !by_search &&
+        !tables_.count({pos.on_board(us), pos.on_board(opposite(us)), pos.in_hand[us],
+                        pos.in_hand[opposite(us)]})) {
       // Placing tables of the next herd may be there, but not all of them (deleted, damaged).
       const int next = herd_ ? herd_ + 1 : 3;
       const std::string gap = whole_game_gap(next);

@@ -117,6 +117,14 @@ class Database {
   std::vector<Move> best_line(const Position& pos, Metric metric = Metric::kUnderTheRules,
                               int max_plies = 1000) const;
 
+  // What probe() checks of a position before it reads a table, but for a placing position
+  // whose table the database lacks, which ProofSearch answers by searching: throws
+  // std::invalid_argument where pos is no position of the game (overlapping cows, a finished
+  // game's loser to move after the winner's turn, hands that do not fit the turn order, a count
+  // while placing where the rules count none, bars that cannot be). Returns how the game
+  // stands at pos by cows, blocking or a full board (pure: the ply limit ignored).
+  Outcome check_searchable(const Position& pos) const { return covered_outcome(pos, true); }
+
   // The entry stored for the position of `mover` and `other` cows (the mover to move) with
   // these cows in hand; a loss's distance and plies to the next mill in a table of win
   // distances only (TableContents::kWinDistances) from its successors, all of them stored wins.
@@ -145,8 +153,9 @@ class Database {
                          int other_in_hand) const;
   const Table& table_for(const Position& pos) const;
   // The outcome of pos by cows, blocking or a full board, after checking that the database
-  // covers it; pure values ignore the ply limit.
-  Outcome covered_outcome(const Position& pos) const;
+  // covers it (with `by_search`, only that it is a position of the game); pure values ignore
+  // the ply limit.
+  Outcome covered_outcome(const Position& pos, bool by_search = false) const;
   // A position's entry from its successors folded (SuccessorFold), each itself stored or, for
   // a position with bars, derived the same way; every bar it meets is one unit lower, one ply
   // from lapsing or stored, so the recursion ends. Each thread remembers the entries it

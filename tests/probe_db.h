@@ -1,8 +1,9 @@
 // The small solved databases and random positions shared by the probing tests (probe_test,
 // c_api_test, python/test_probe.py). ctest's probe_db fixture solves 3v3 under `morabaraba`
 // (with the ply-limit part) and `malom` (pure only) into $MORABARABA_TEST_DB/<rules>, and the
-// whole game of herd 3 (placing positions too) under `morabaraba` and `msa-tournament` into
-// $MORABARABA_TEST_DB/herd3-<rules>, `house-003` up to 8 cows on the board (3v5 holds its
+// whole game of herd 3 (placing positions too) under `morabaraba`, `msa-tournament` and `koti`
+// into $MORABARABA_TEST_DB/herd3-<rules> and of herd 4 under `morabaraba` into
+// $MORABARABA_TEST_DB/herd4-morabaraba, `house-003` up to 8 cows on the board (3v5 holds its
 // barred positions) into $MORABARABA_TEST_DB/house-003, and `mssa-1` up to 8 (5v3 and 3v5 store
 // barred positions) into $MORABARABA_TEST_DB/mssa-1, and up to 7 cows on the board (3v3, 4v3,
 // 3v4) under `morabaraba`, `msa-tournament`, `online` and `koti` into

@@ -14,6 +14,7 @@ int run_solve(const std::vector<std::string>& args);
 int run_verify(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
 int run_probe(const std::vector<std::string>& args);
+int run_prove(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
 int run_index(const std::vector<std::string>& args);
 int run_subspaces(const std::vector<std::string>& args);
@@ -31,6 +32,7 @@ constexpr Command kCommands[] = {
     {"verify", "recompute every stored value by forward search", run_verify},
     {"info", "statistics of a database, per subspace", run_info},
     {"probe", "look positions up in a database", run_probe},
+    {"prove", "prove positions no table holds by searching to those it holds", run_prove},
     {"check", "verify every table checksum of a database", run_check},
     {"index", "a position's canonical form and index, or the position at an index", run_index},
     {"serve", "answer probes over HTTP and serve the explorer page", run_serve},

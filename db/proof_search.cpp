@@ -1,0 +1,323 @@
+#include "db/proof_search.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <stdexcept>
+
+#include "indexing/indexer.h"
+
+namespace mora {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kLoss = -1, kDraw = 0, kWin = 1;
+constexpr std::uint8_t kNoBestMove = 0xff;
+
+// Thrown through the search when a limit is reached; what was proved before stays in the table.
+struct LimitReached {};
+
+}  // namespace
+
+// The transposition table: buckets of four slots on one cache line, each slot the bounds proved
+// for one position. A new position takes the slot of the one whose proof took least work.
+struct ProofSearch::Table {
+  struct Slot {
+    std::uint64_t key = 0;  // 0: empty
+    std::int8_t lower = kLoss, upper = kWin;
+    std::uint8_t best = kNoBestMove;  // the index of the best move found in generate()'s list
+    std::uint8_t work = 0;            // log2 of the nodes the bounds took
+    std::uint32_t unused = 0;
+  };
+  static constexpr int kWays = 4;
+  struct alignas(64) Bucket {
+    std::array<Slot, kWays> slots;
+  };
+
+  explicit Table(std::size_t bytes)
+      : buckets(std::bit_floor(std::max<std::size_t>(bytes / sizeof(Bucket), 1))) {}
+
+  Slot* find(std::uint64_t key) {
+    for (Slot& s : bucket_of(key).slots)
+      if (s.key == key) return &s;
+    return nullptr;
+  }
+  void store(std::uint64_t key, int lower, int upper, std::uint8_t best, std::uint64_t nodes) {
+    const auto work = static_cast<std::uint8_t>(std::bit_width(nodes));
+    Bucket& b = bucket_of(key);
+    Slot* victim = &b.slots[0];
+    for (Slot& s : b.slots) {
+      if (s.key == key) {
+        victim = &s;
+        break;
+      }
+      if (s.work < victim->work) victim = &s;
+    }
+    if (victim->key == key) {  // tighten: bounds proved before still hold
+      lower = std::max<int>(lower, victim->lower);
+      upper = std::min<int>(upper, victim->upper);
+      if (best == kNoBestMove) best = victim->best;
+    }
+    *victim = {key,
+               static_cast<std::int8_t>(lower),
+               static_cast<std::int8_t>(upper),
+               best,
+               std::max(work, victim->key == key ? victim->work : std::uint8_t{0}),
+               0};
+  }
+  Bucket& bucket_of(std::uint64_t key) {
+    // The key's low bits are the index, which neighbouring positions share: mix before masking.
+    const std::uint64_t h = (key ^ (key >> 29)) * 0xbf58476d1ce4e5b9ULL;
+    return buckets[(h >> 17) & (buckets.size() - 1)];
+  }
+  std::vector<Bucket> buckets;
+};
+
+// One search: the question, the limits and the state that prove() threads through the tree.
+class ProofSearch::Node {
+ public:
+  Node(ProofSearch& search, SearchQuestion question, const SearchLimits& limits)
+      : s_(search),
+        game_(search.game_),
+        board_(search.game_.board()),
+        question_(question),
+        limits_(limits),
+        start_(Clock::now()),
+        last_report_(start_) {}
+
+  int search(const Position& pos, int alpha, int beta) {
+    count_node();
+    if (const auto leaf = leaf_value(pos)) return *leaf;
+    const std::uint64_t key = key_of(pos);
+    const std::uint64_t nodes_before = s_.stats_.nodes;
+    std::uint8_t hint = kNoBestMove;
+    if (const Table::Slot* slot = s_.table_->find(key)) {
+      if (slot->lower >= beta || slot->lower == slot->upper) return slot->lower;
+      if (slot->upper <= alpha) return slot->upper;
+      alpha = std::max<int>(alpha, slot->lower);
+      beta = std::min<int>(beta, slot->upper);
+      hint = slot->best;
+    }
+    const int alpha_in = alpha;
+    MoveList list;
+    game_.generate(pos, list);
+    std::array<std::uint16_t, kMaxPlies> order;
+    const int n = ordered(pos, list, hint, order);
+    int best = kLoss - 1;
+    std::uint8_t best_move = kNoBestMove;
+    for (int k = 0; k < n; ++k) {
+      const Move& m = list[order[k]];
+      const Position child = game_.make(pos, m);
+      const int v = child.total(child.side_to_move) <= 2
+                        ? kWin
+                        : -search(child, -beta, -std::max(alpha, best));
+      if (v > best) {
+        best = v;
+        best_move = order[k] < kNoBestMove ? static_cast<std::uint8_t>(order[k]) : kNoBestMove;
+        if (best >= beta) break;
+      }
+    }
+    const std::uint64_t nodes = s_.stats_.nodes - nodes_before;
+    if (best <= alpha_in)
+      s_.table_->store(key, kLoss, best, kNoBestMove, nodes);
+    else if (best >= beta)
+      s_.table_->store(key, best, kWin, best_move, nodes);
+    else
+      s_.table_->store(key, best, best, best_move, nodes);
+    return best;
+  }
+
+  // The value of a position the search does not expand: the end of the game, or a table's.
+  std::optional<int> leaf_value(const Position& pos) {
+    switch (game_.outcome(pos, question_ == SearchQuestion::kUnderTheRules)) {
+      case Outcome::kLoss:
+        return kLoss;
+      case Outcome::kDraw:
+        return kDraw;
+      case Outcome::kOngoing:
+        break;
+    }
+    const Color us = pos.side_to_move;
+    const Subspace s{pos.on_board(us), pos.on_board(opposite(us)), pos.in_hand[us],
+                     pos.in_hand[opposite(us)]};
+    const TableReader* table = s_.db_.table(s);
+    if (!table) {
+      if (!pos.placing()) s_.db_.probe_wdl(pos);  // throws, naming the table missing
+      return std::nullopt;
+    }
+    ++s_.stats_.probes;
+    s_.decode(s);
+    if (table->header().contents != TableContents::kFull)
+      return question_ == SearchQuestion::kPure ? value_of(s_.db_.probe_wdl(pos))
+                                                : value_of(s_.db_.probe_rule_wdl(pos));
+    const Entry e = s_.db_.entry(pos.mover(), pos.other(), s.mover_in_hand, s.other_in_hand);
+    if (question_ == SearchQuestion::kPure) return value_of(e.wdl);
+    return value_of(
+        result_at_count(e, game_.rules(), pos.plies_since_mill, game_.ply_counts(pos)).rule);
+  }
+
+ private:
+  static int value_of(Wdl w) { return w == Wdl::kWin ? kWin : w == Wdl::kLoss ? kLoss : kDraw; }
+  static int value_of(RuleWdl r) {
+    return r == RuleWdl::kWin ? kWin : r == RuleWdl::kLoss ? kLoss : kDraw;
+  }
+
+  void count_node() {
+    ++s_.stats_.nodes;
+    if ((s_.stats_.nodes & 4095) != 0) return;
+    if (limits_.max_nodes && s_.stats_.nodes - nodes_at_start_ >= limits_.max_nodes)
+      throw LimitReached{};
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    if (limits_.max_seconds > 0 && elapsed >= limits_.max_seconds) throw LimitReached{};
+    if (s_.report_ &&
+        std::chrono::duration<double>(now - last_report_).count() >= s_.report_seconds_) {
+      last_report_ = now;
+      SearchStats so_far = s_.stats_;
+      so_far.seconds += elapsed;
+      s_.report_(so_far);
+    }
+  }
+
+  // The position's key in the table: its canonical index in its subspace, the subspace, and
+  // under the rules the count (a count at or past the limit is a leaf, so 7 bits hold it).
+  std::uint64_t key_of(const Position& pos) {
+    const Color us = pos.side_to_move;
+    const int m = pos.on_board(us), o = pos.on_board(opposite(us));
+    auto& index = s_.indexes_[m * (kMaxPoints + 1) + o];
+    if (!index) index = std::make_unique<SubspaceIndex>(board_, Subspace{m, o, 0, 0});
+    std::uint64_t key = index->index(pos.mover(), pos.other());
+    key |= std::uint64_t(m) << 32 | std::uint64_t(o) << 37 | std::uint64_t(pos.in_hand[us]) << 42 |
+           std::uint64_t(pos.in_hand[opposite(us)]) << 47;
+    if (question_ == SearchQuestion::kUnderTheRules)
+      key |= std::uint64_t(pos.plies_since_mill & 127) << 52 | std::uint64_t{1} << 59;
+    return key | std::uint64_t{1} << 63;
+  }
+
+  // Moves in the order most likely to cut the search short: the best one found before, then
+  // mills (shooting the cows that stand in the opponent's open pairs first), then placements
+  // that block the opponent's pairs, make pairs of our own, or stand on open lines. Ties keep
+  // generate()'s order, so the search is the same on every run.
+  int ordered(const Position& pos, const MoveList& list, std::uint8_t hint,
+              std::array<std::uint16_t, kMaxPlies>& order) const {
+    const Color us = pos.side_to_move;
+    const Bitboard ours = pos.cows[us], theirs = pos.cows[opposite(us)];
+    std::array<std::int32_t, kMaxPlies> score;
+    const int n = list.size();
+    for (int i = 0; i < n; ++i) {
+      const Move& m = list[i];
+      std::int32_t sc = i == hint ? 1 << 24 : 0;
+      const Bitboard own = m.from == kNoPoint ? ours : ours & ~bit(m.from);
+      for (const Bitboard line : board_.lines_through(m.to)) {
+        const int mine = std::popcount(own & line), their = std::popcount(theirs & line);
+        if (mine == 2)
+          sc += 10000;
+        else if (their == 2 && mine == 0)
+          sc += 1000;
+        else if (mine == 1 && their == 0)
+          sc += 30;
+        else if (mine == 0 && their == 0)
+          sc += 3;
+      }
+      for (const std::int8_t shot : m.shots) {
+        if (shot == kNoPoint) continue;
+        for (const Bitboard line : board_.lines_through(shot))
+          if (std::popcount(theirs & line) == 2 && !(ours & line)) sc += 100;
+      }
+      score[i] = sc;
+      order[i] = static_cast<std::uint16_t>(i);
+    }
+    std::stable_sort(order.begin(), order.begin() + n,
+                     [&](std::uint16_t a, std::uint16_t b) { return score[a] > score[b]; });
+    return n;
+  }
+
+  ProofSearch& s_;
+  const Game& game_;
+  const Board& board_;
+  SearchQuestion question_;
+  SearchLimits limits_;
+  Clock::time_point start_, last_report_;
+  std::uint64_t nodes_at_start_ = s_.stats_.nodes;
+};
+
+ProofSearch::ProofSearch(const Database& db, std::size_t table_bytes)
+    : db_(db), game_(db.game()), table_(std::make_unique<Table>(table_bytes)) {}
+
+ProofSearch::ProofSearch(Database& db, SearchOptions options)
+    : db_(db),
+      game_(db.game()),
+      decodable_(&db),
+      decode_bytes_(options.decode_bytes),
+      table_(std::make_unique<Table>(options.table_bytes)) {}
+
+ProofSearch::~ProofSearch() = default;
+
+void ProofSearch::decode(const Subspace& s) {
+  if (!decodable_ || !s.moving_phase()) return;
+  const std::uint64_t bytes = decodable_->decoded_size(s);
+  if (bytes && decodable_->decoded_bytes() + bytes <= decode_bytes_) decodable_->decode_table(s);
+}
+
+std::uint64_t ProofSearch::memory_bytes() const {
+  return table_->buckets.size() * sizeof(Table::Bucket) + db_.decoded_bytes();
+}
+
+void ProofSearch::on_progress(std::function<void(const SearchStats&)> report, double seconds) {
+  report_ = std::move(report);
+  report_seconds_ = seconds;
+}
+
+ProvedValue ProofSearch::prove(const Position& pos, SearchQuestion question,
+                               const SearchLimits& limits, int at_least, int at_most) {
+  if (question == SearchQuestion::kUnderTheRules && game_.rules().ply_limit == 0)
+    throw std::invalid_argument("rules '" + game_.rules().name +
+                                "' have no ply limit, so no value under it: prove the pure value");
+  if (pos.has_bars()) throw std::invalid_argument("a position with bars is not searched: probe it");
+  if (at_least < kLoss || at_most > kWin || at_least > at_most)
+    throw std::invalid_argument("the bounds of a proof search are -1 <= at_least <= at_most <= 1");
+  db_.check_searchable(pos);
+  Node node(*this, question, limits);
+  const auto start = Clock::now();
+  ProvedValue value;
+  try {
+    // Null-window searches, win first: a proved win needs one winning move where the prover
+    // moves, where a full window would look for the best value everywhere.
+    if (const auto leaf = node.leaf_value(pos)) {
+      ++stats_.nodes;
+      at_least = at_most = *leaf;
+    } else if (at_least < kWin && at_most == kWin) {
+      const int v = node.search(pos, kDraw, kWin);  // fail-soft: a loss may show at once
+      if (v >= kWin)
+        at_least = kWin;
+      else
+        at_most = v;
+    }
+    if (at_least < at_most) {  // a loss or a draw
+      if (node.search(pos, kLoss, kDraw) >= kDraw)
+        at_least = kDraw;
+      else
+        at_most = kLoss;
+    }
+    value = at_least;
+  } catch (const LimitReached&) {
+  }
+  stats_.seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  return value;
+}
+
+RuleWdl rule_value_of(int pure, int under_the_rules) {
+  if (under_the_rules == kWin) return RuleWdl::kWin;
+  if (under_the_rules == kLoss) return RuleWdl::kLoss;
+  return pure == kWin    ? RuleWdl::kCursedWin
+         : pure == kLoss ? RuleWdl::kBlessedLoss
+                         : RuleWdl::kDraw;
+}
+
+Wdl wdl_of(int value) {
+  return value == kWin ? Wdl::kWin : value == kLoss ? Wdl::kLoss : Wdl::kDraw;
+}
+
+}  // namespace mora
