@@ -93,6 +93,14 @@ class ProofSearch::Node {
     const std::uint64_t key = key_of(pos);
     const std::uint64_t nodes_before = s_.stats_.nodes;
     std::uint8_t hint = kNoBestMove;
+    if (s_.store_) {
+      if (const ProvedBounds* kept = s_.store_->find(key)) {
+        if (kept->lower >= beta || kept->exact()) return kept->lower;
+        if (kept->upper <= alpha) return kept->upper;
+        alpha = std::max<int>(alpha, kept->lower);
+        beta = std::min<int>(beta, kept->upper);
+      }
+    }
     if (const Table::Slot* slot = s_.table_->find(key)) {
       if (slot->lower >= beta || slot->lower == slot->upper) return slot->lower;
       if (slot->upper <= alpha) return slot->upper;
@@ -181,20 +189,7 @@ class ProofSearch::Node {
     }
   }
 
-  // The position's key in the table: its canonical index in its subspace, the subspace, and
-  // under the rules the count (a count at or past the limit is a leaf, so 7 bits hold it).
-  std::uint64_t key_of(const Position& pos) {
-    const Color us = pos.side_to_move;
-    const int m = pos.on_board(us), o = pos.on_board(opposite(us));
-    auto& index = s_.indexes_[m * (kMaxPoints + 1) + o];
-    if (!index) index = std::make_unique<SubspaceIndex>(board_, Subspace{m, o, 0, 0});
-    std::uint64_t key = index->index(pos.mover(), pos.other());
-    key |= std::uint64_t(m) << 32 | std::uint64_t(o) << 37 | std::uint64_t(pos.in_hand[us]) << 42 |
-           std::uint64_t(pos.in_hand[opposite(us)]) << 47;
-    if (question_ == SearchQuestion::kUnderTheRules)
-      key |= std::uint64_t(pos.plies_since_mill & 127) << 52 | std::uint64_t{1} << 59;
-    return key | std::uint64_t{1} << 63;
-  }
+  std::uint64_t key_of(const Position& pos) { return s_.key_of(pos, question_); }
 
   // Moves in the order most likely to cut the search short: the best one found before, then
   // mills (shooting the cows that stand in the opponent's open pairs first), then placements
@@ -254,6 +249,59 @@ ProofSearch::ProofSearch(Database& db, SearchOptions options)
       table_(std::make_unique<Table>(options.table_bytes)) {}
 
 ProofSearch::~ProofSearch() = default;
+
+std::uint64_t ProofSearch::key_of(const Position& pos, SearchQuestion question) {
+  const Color us = pos.side_to_move;
+  const int m = pos.on_board(us), o = pos.on_board(opposite(us));
+  auto& index = indexes_[m * (kMaxPoints + 1) + o];
+  if (!index) index = std::make_unique<SubspaceIndex>(game_.board(), Subspace{m, o, 0, 0});
+  return proof_key(index->index(pos.mover(), pos.other()), pos, question);
+}
+
+void ProofSearch::use(const ProofStore* store) {
+  store_ = store;
+}
+
+std::vector<std::pair<std::uint64_t, ProvedBounds>> ProofSearch::proved(int min_log2_nodes) const {
+  std::vector<std::pair<std::uint64_t, ProvedBounds>> out;
+  for (const Table::Bucket& b : table_->buckets)
+    for (const Table::Slot& s : b.slots)
+      if (s.key && s.work >= min_log2_nodes && (s.lower > kLoss || s.upper < kWin))
+        out.emplace_back(s.key, ProvedBounds{s.lower, s.upper});
+  return out;
+}
+
+std::vector<std::pair<std::uint64_t, ProvedBounds>> ProofSearch::lines(const Position& root,
+                                                                       SearchQuestion question,
+                                                                       int depth) {
+  std::vector<std::pair<std::uint64_t, ProvedBounds>> out;
+  std::vector<std::uint64_t> seen;
+  const auto walk = [&](const auto& self, const Position& pos, int left) -> void {
+    if (pos.total(pos.side_to_move) <= 2 || game_.outcome(pos, false) != Outcome::kOngoing ||
+        !pos.placing())
+      return;
+    const Color us = pos.side_to_move;
+    if (db_.table({pos.on_board(us), pos.on_board(opposite(us)), pos.in_hand[us],
+                   pos.in_hand[opposite(us)]}))
+      return;
+    const std::uint64_t key = key_of(pos, question);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+    seen.push_back(key);
+    ProvedBounds b;
+    if (const Table::Slot* slot = table_->find(key)) b = {slot->lower, slot->upper};
+    if (store_)
+      if (const ProvedBounds* kept = store_->find(key))
+        b = {std::max(b.lower, kept->lower), std::min(b.upper, kept->upper)};
+    if (b == ProvedBounds{}) return;
+    out.emplace_back(key, b);
+    if (left == 0) return;
+    MoveList list;
+    game_.generate(pos, list);
+    for (const Move& m : list) self(self, game_.make(pos, m), left - 1);
+  };
+  walk(walk, root, depth);
+  return out;
+}
 
 void ProofSearch::decode(const Subspace& s) {
   if (!decodable_ || !s.moving_phase()) return;

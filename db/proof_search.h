@@ -27,14 +27,10 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/proof_store.h"
 #include "indexing/indexer.h"
 
 namespace mora {
-
-enum class SearchQuestion : std::uint8_t {
-  kPure,          // win/draw/loss without the ply limit
-  kUnderTheRules  // win/draw/loss under the ply limit, at the position's count
-};
 
 struct SearchOptions {
   // Bytes for the transposition table (its entries, 16 bytes each; at least one bucket).
@@ -88,6 +84,20 @@ class ProofSearch {
   // Bytes held: the transposition table and the tables decoded for it.
   std::uint64_t memory_bytes() const;
 
+  // Bounds proved before (a proof file), consulted before the transposition table; nullptr for
+  // none. The store must outlive the searches that use it.
+  void use(const ProofStore* store);
+  // What the transposition table holds now of proofs that took at least 2^min_log2_nodes
+  // nodes: what a search started again after a kill can resume from.
+  std::vector<std::pair<std::uint64_t, ProvedBounds>> proved(int min_log2_nodes) const;
+  // The bounds known (in the transposition table or the store) of `root` and of the positions
+  // below it down to `depth` plies, through the positions that have some: the lines of a
+  // proof, to answer at once afterwards.
+  std::vector<std::pair<std::uint64_t, ProvedBounds>> lines(const Position& root,
+                                                            SearchQuestion question, int depth);
+  // A position's key (proof_key) under `question`.
+  std::uint64_t key_of(const Position& pos, SearchQuestion question);
+
   // Called about every `seconds` during prove() with the totals so far (progress on long work).
   void on_progress(std::function<void(const SearchStats&)> report, double seconds = 10);
 
@@ -102,6 +112,7 @@ class ProofSearch {
   Database* decodable_ = nullptr;
   std::uint64_t decode_bytes_ = 0;
   std::unique_ptr<Table> table_;
+  const ProofStore* store_ = nullptr;
   // Indexers by cows of the side to move and of the other side, made as the search meets them.
   std::array<std::unique_ptr<SubspaceIndex>, (kMaxPoints + 1) * (kMaxPoints + 1)> indexes_;
   SearchStats stats_;

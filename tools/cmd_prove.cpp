@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "db/proof_search.h"
+#include "db/proof_store.h"
 #include "db/value_names.h"
 #include "game/notation.h"
 #include "solver/resource_usage.h"
@@ -64,13 +65,23 @@ int run_prove(const std::vector<std::string>& args) {
       "\"unknown within the limit\", never a guess")(
       "max-seconds", po::value<double>()->default_value(0.0),
       "stop each search after this many seconds (0: no limit)")(
-      "json", "one JSON object per position")("quiet,q", "no progress lines")(
-      "position", po::value<std::vector<std::string>>(), "positions (else one per line on stdin)");
+      "proof", po::value<std::string>(),
+      "the proof file read before searching and written after each position (default: "
+      "proofs.mpf in the first --db folder)")("no-save", "read the proof file but write none")(
+      "save-depth", po::value<int>()->default_value(6),
+      "plies below each position whose proved bounds the file keeps, besides every proof that "
+      "took 65,536 nodes or more")(
+      "checkpoint-minutes", po::value<double>()->default_value(5.0),
+      "during a long search, write the proofs found so far this often, so that a search "
+      "started again after a kill resumes from them")("json", "one JSON object per position")(
+      "quiet,q", "no progress lines")("position", po::value<std::vector<std::string>>(),
+                                      "positions (else one per line on stdin)");
   po::positional_options_description positional;
   positional.add("position", -1);
   auto vm = parse("prove",
                   "--db DIR [--pure] [--moves] [--memory GIB] [--decode GIB] [--max-nodes N]\n"
-                  "[--max-seconds S] [--json] [-q] [POSITION ...]\n\n"
+                  "[--max-seconds S] [--proof FILE] [--no-save] [--save-depth D] [--json] [-q]\n"
+                  "[POSITION ...]\n\n"
                   "Proves the value of positions by searching forward to the positions the\n"
                   "folder's tables hold: a placing position of a folder that holds the moving\n"
                   "phase only (the 12-cow start, say), where probe has no table to read. An\n"
@@ -79,7 +90,11 @@ int run_prove(const std::vector<std::string>& args) {
                   "and where the rules have a ply limit the value under it at the position's\n"
                   "count (JSON: value and rule_value, as probe --json's). Each position's\n"
                   "later searches (--moves) reuse what its first one proved. The same folder\n"
-                  "and options give the same values and node counts on every run.",
+                  "and options give the same values and node counts on every run.\n\n"
+                  "What it proved is kept in a proof file (docs/FORMAT.md): the bounds of the\n"
+                  "positions down to --save-depth plies and of every large subtree. Probe,\n"
+                  "serve and later proves read it, so a proved position is answered at once,\n"
+                  "and a search killed and started again resumes from its last checkpoint.",
                   options, args, &positional);
   if (!vm) return 0;
   Database db(database_folders(*vm));
@@ -93,6 +108,21 @@ int run_prove(const std::vector<std::string>& args) {
   if (limits.max_seconds < 0) throw po::error("--max-seconds: 0 or more");
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   const Board& board = db.game().board();
+  const std::filesystem::path proof_file =
+      vm->count("proof") ? std::filesystem::path((*vm)["proof"].as<std::string>())
+                         : database_folders(*vm).front() / kProofFileName;
+  const bool save = !vm->count("no-save");
+  const int save_depth = (*vm)["save-depth"].as<int>();
+  if (save_depth < 0 || save_depth > 24) throw po::error("--save-depth: 0 to 24 plies");
+  const double checkpoint_seconds = 60 * (*vm)["checkpoint-minutes"].as<double>();
+  if (!(checkpoint_seconds > 0)) throw po::error("--checkpoint-minutes: above 0");
+  ProofStore store = std::filesystem::exists(proof_file) ? ProofStore::read(proof_file, db.rules())
+                                                         : ProofStore(db.rules());
+  if (!quiet && store.size())
+    std::fprintf(stderr, "prove: %zu proved bounds read from %s\n", store.size(),
+                 proof_file.c_str());
+  // Proofs of 2^16 nodes or more are kept whatever their depth: a restart skips them.
+  constexpr int kKeptLog2Nodes = 17;
 
   int failures = 0;
   auto answer = [&](const std::string& text) {
@@ -101,13 +131,28 @@ int run_prove(const std::vector<std::string>& args) {
       const Position pos = parse_position(text, db.rules());
       ProofSearch search(db, {.table_bytes = static_cast<std::size_t>(memory * kGiB),
                               .decode_bytes = static_cast<std::uint64_t>(decode * kGiB)});
-      if (!quiet)
-        search.on_progress([](const SearchStats& s) {
+      search.use(&store);
+      const auto keep = [&](const Position& p, bool lines) {
+        if (!save) return;
+        store.add(search.proved(kKeptLog2Nodes));
+        if (lines) {
+          store.add(search.lines(p, SearchQuestion::kPure, save_depth));
+          if (rule_part) store.add(search.lines(p, SearchQuestion::kUnderTheRules, save_depth));
+        }
+        store.write(proof_file);
+      };
+      double last_save = 0;
+      search.on_progress([&](const SearchStats& s) {
+        if (!quiet)
           std::fprintf(stderr, "  %.1f M nodes (%.2f M/s), %.1f M probes, %.0f s\n",
                        static_cast<double>(s.nodes) / 1e6,
                        static_cast<double>(s.nodes) / 1e6 / std::max(s.seconds, 1e-9),
                        static_cast<double>(s.probes) / 1e6, s.seconds);
-        });
+        if (s.seconds - last_save >= checkpoint_seconds) {
+          last_save = s.seconds;
+          keep(pos, false);
+        }
+      });
       auto prove = [&](const Position& p) {
         Proof proof;
         proof.has_rule_part = rule_part;
@@ -163,6 +208,7 @@ int run_prove(const std::vector<std::string>& args) {
         if (with_moves) j["moves"] = moves;
         std::cout << dump_line(j) << '\n';
       }
+      keep(pos, true);
       if (!root.pure || (rule_part && !root.under_the_rules)) ++failures;
     } catch (const std::exception& e) {
       ++failures;
