@@ -1,5 +1,6 @@
 // The C interface (db/morabaraba.h) over Database: every entry point catches what the C++
 // side throws and turns it into a status and a per-thread message.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -9,6 +10,7 @@
 
 #include "db/database.h"
 #include "db/morabaraba.h"
+#include "db/proof_search.h"
 #include "db/value_names.h"
 #include "game/notation.h"
 
@@ -271,6 +273,38 @@ mora_status mora_best_move(const mora_db* db, const char* position, char* move, 
 mora_status mora_best_line(const mora_db* db, const char* position, int max_plies, char* line,
                            size_t size, size_t* needed) {
   return mora_best_line_by(db, position, MORA_METRIC_RULE, max_plies, line, size, needed);
+}
+
+mora_status mora_prove(const mora_db* db, const char* position, int pure_only, uint64_t max_nodes,
+                       double max_seconds, size_t table_bytes, mora_proof* out) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!out) return null_argument("out");
+  if (!(max_seconds >= 0)) return fail(MORA_ERR_ARGUMENT, "max_seconds is negative or NaN");
+  return guarded([&] {
+    const mora::Position pos = parse(*db, position);
+    const mora::Database& d = db->db;
+    const bool rule_part = !pure_only && d.rules().ply_limit > 0;
+    // As `morabaraba prove`: the pure value, then the value under the rules within its bounds.
+    mora::ProofSearch search(d, table_bytes ? table_bytes : std::size_t{64} << 20);
+    const mora::SearchLimits limits{max_nodes, max_seconds};
+    const mora::ProvedValue pure = search.prove(pos, mora::SearchQuestion::kPure, limits);
+    mora::ProvedValue under_the_rules;
+    if (rule_part && pure)
+      under_the_rules = search.prove(pos, mora::SearchQuestion::kUnderTheRules, limits,
+                                     std::min(*pure, 0), std::max(*pure, 0));
+    mora_proof proof{};
+    proof.known = pure && (!rule_part || under_the_rules);
+    proof.wdl = pure ? static_cast<int>(mora::wdl_of(*pure)) : -1;
+    proof.has_rule_part = rule_part;
+    proof.rule = !rule_part        ? MORA_RULE_DRAW
+                 : under_the_rules ? static_cast<int>(mora::rule_value_of(*pure, *under_the_rules))
+                                   : -1;
+    proof.nodes = search.stats().nodes;
+    proof.seconds = search.stats().seconds;
+    *out = proof;
+    return MORA_OK;
+  });
 }
 
 mora_status mora_check(const char* const* folders, size_t num_folders) {

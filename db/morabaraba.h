@@ -25,6 +25,7 @@
 #define MORABARABA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -162,6 +163,50 @@ MORA_API mora_status mora_best_move(const mora_db* db, const char* position, cha
                                     size_t size);
 MORA_API mora_status mora_best_line(const mora_db* db, const char* position, int max_plies,
                                     char* line, size_t size, size_t* needed);
+
+/* A value proved by search (mora_prove), from the side to move. A value asked and not proved
+ * within the limits is -1. The rule part is asked when the rules have a ply limit and
+ * pure_only is 0; without it, rule is MORA_RULE_DRAW (as mora_result's). */
+typedef struct mora_proof {
+  int known;         /* 1 when every value asked was proved; 0 when a limit stopped a search */
+  int wdl;           /* mora_wdl: the pure value, or -1 */
+  int has_rule_part; /* 1 when the value under the ply limit was asked */
+  int rule;          /* mora_rule_wdl at the position's count, or -1 */
+  uint64_t nodes;    /* positions searched (leaves included), both searches together */
+  double seconds;    /* the time both searches took */
+} mora_proof;
+
+/* The value of a position proved by searching forward to the positions the database's tables
+ * hold, as `morabaraba prove` does: for a placing position whose table the database lacks,
+ * which mora_probe cannot answer (in a database of the moving phase only, the start
+ * "......../......../........ w 12 12 0", say). An alpha-beta search over win/draw/loss whose
+ * leaves are the ends of the game and probes of the tables; a position the tables hold is
+ * answered by its probe. It proves the pure value first, then, unless `pure_only` is nonzero or
+ * the rules have no ply limit, the value under the ply limit at the position's count, searched
+ * within the pure value's bounds (a pure win is a win or a cursed win under the rules, a pure
+ * loss a loss or a blessed loss).
+ *
+ * `max_nodes` (0: no limit) and `max_seconds` (0: no limit) bound each of the two searches; they
+ * are checked every 4096 nodes, so a search may run that far past them. A search stopped by a
+ * limit is no failure: the call returns MORA_OK with out->known 0 and the values not proved set
+ * to -1 (never a guess); the pure value stays in out->wdl when only the search under the rules
+ * was stopped. Without max_seconds, the same database and arguments give the same values and
+ * node counts on every call.
+ *
+ * Each call builds its own search, with a transposition table of `table_bytes` (0: 64 MiB)
+ * allocated and zeroed up front (MORA_ERR_MEMORY when it cannot be; zeroing 64 MiB takes some
+ * tens of milliseconds, so a small search is quicker with a small table), and keeps nothing
+ * for the next call: calls from many threads at once are fine, as probes are, and so are probes
+ * beside them. Fails with MORA_ERR_ARGUMENT for a NULL argument or a negative or NaN
+ * max_seconds; MORA_ERR_POSITION for a position string that does not parse, a position the
+ * database cannot cover (as mora_probe's: hands that do not fit the turn order, a count while
+ * placing where the rules count none) and a position with bars (probe it); MORA_ERR_MISSING when
+ * the search reaches a position of the moving phase whose table is not in the database (naming
+ * its subspace); MORA_ERR_TABLE when a table it reads is damaged. *out is written only on
+ * MORA_OK. */
+MORA_API mora_status mora_prove(const mora_db* db, const char* position, int pure_only,
+                                uint64_t max_nodes, double max_seconds, size_t table_bytes,
+                                mora_proof* out);
 
 /* Verifies the checksum of every block of every table in the folders without decoding values.
  * MORA_ERR_TABLE names the bad files (one per line) when any is damaged. */

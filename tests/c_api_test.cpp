@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -11,6 +12,7 @@
 
 #include "morabaraba.h"  // as installed: include/morabaraba.h
 #include "tests/probe_db.h"
+#include "tests/scratch_folder.h"
 
 // Global, where gtest's EXPECT_EQ finds it by argument-dependent lookup.
 bool operator==(const mora_result& a, const mora_result& b) {
@@ -319,6 +321,9 @@ TEST(CApi, ClosedHandles) {
   EXPECT_EQ(mora_best_move(db, kWin3, move, sizeof move), MORA_ERR_ARGUMENT);
   size_t count = 0;
   EXPECT_EQ(mora_moves(db, kWin3, nullptr, 0, &count), MORA_ERR_ARGUMENT);
+  mora_proof proof;
+  EXPECT_EQ(mora_prove(db, kWin3, 0, 0, 0, 0, &proof), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_last_error(), "the database handle is closed");
   EXPECT_STREQ(mora_rules_name(db), "");
   EXPECT_EQ(mora_herd(db), 0);
   mora_close(db);
@@ -326,15 +331,16 @@ TEST(CApi, ClosedHandles) {
 
 constexpr const char* kHerd3Start = "......../......../........ w 3 3 0";
 
-// The position after White places a cow at `point` from the start of herd 3. The rings list
-// their points from the top-left corner clockwise (docs/RULES.md, "Notation").
-std::string after_placing(const std::string& point) {
+// The position after White places a cow at `point` from the start of `herd` (3 by default).
+// The rings list their points from the top-left corner clockwise (docs/RULES.md, "Notation").
+std::string after_placing(const std::string& point, int herd = 3) {
   static const std::string kPoints = "a7d7g7g4g1d1a1a4b6d6f6f4f2d2b2b4c5d5e5e4e3d3c3c4";
   std::string board(24, '.');
   const std::size_t at = kPoints.find(point);
   if (point.size() != 2 || at == std::string::npos || at % 2) return "not a point: " + point;
   board[at / 2] = 'W';
-  return board.substr(0, 8) + "/" + board.substr(8, 8) + "/" + board.substr(16, 8) + " b 2 3 1";
+  return board.substr(0, 8) + "/" + board.substr(8, 8) + "/" + board.substr(16, 8) + " b " +
+         std::to_string(herd - 1) + ' ' + std::to_string(herd) + " 1";
 }
 
 // The whole game of herd 3 through the C interface: the start's value (probe_test derives it
@@ -434,6 +440,206 @@ TEST(CApi, ReportsPlacingErrors) {
     char line[256];
     expect_failure(mora_best_line(c.db, c.position, 1000, line, sizeof line, nullptr));
   }
+}
+
+constexpr const char* kHerd4Start = "......../......../........ w 4 4 0";
+
+// mora_prove from a folder of links to the moving-phase tables of a whole-game folder of the
+// fixture (the tables whose names have no '+'), against mora_probe of the whole game.
+class CApiProve : public mora::ScratchFolderTest {
+ protected:
+  CApiProve() : ScratchFolderTest("mora_c_api_prove_") {}
+
+  fs::path moving_only(const std::string& whole_game) {
+    const fs::path from = probe_db(whole_game), to = dir_ / whole_game;
+    fs::create_directories(to);
+    for (const auto& f : fs::directory_iterator(from))
+      if (f.path().extension() == ".mtb" &&
+          f.path().filename().string().find('+') == std::string::npos)
+        fs::create_symlink(fs::absolute(f.path()), to / f.path().filename());
+    return to;
+  }
+
+  // The proof of `position` in `moving` (pure and under the rules) is mora_probe's answer in
+  // `whole`; and so is the pure proof alone when `pure_too`. Returns the probe.
+  static mora_result expect_proved_as_probed(mora_db* moving, mora_db* whole,
+                                             const std::string& position, bool pure_too) {
+    SCOPED_TRACE(position);
+    mora_result want{};
+    EXPECT_EQ(mora_probe(whole, position.c_str(), &want), MORA_OK) << mora_last_error();
+    mora_proof got{};
+    EXPECT_EQ(mora_prove(moving, position.c_str(), 0, 0, 0, 16 << 20, &got), MORA_OK)
+        << mora_last_error();
+    EXPECT_EQ(got.known, 1);
+    EXPECT_EQ(got.wdl, want.wdl);
+    EXPECT_EQ(got.has_rule_part, 1);
+    EXPECT_EQ(got.rule, want.rule);
+    EXPECT_GT(got.nodes, 0u);
+    EXPECT_GE(got.seconds, 0);
+    if (pure_too) {
+      mora_proof pure{};
+      EXPECT_EQ(mora_prove(moving, position.c_str(), 1, 0, 0, 0, &pure), MORA_OK)
+          << mora_last_error();
+      EXPECT_EQ(pure.known, 1);
+      EXPECT_EQ(pure.wdl, want.wdl);
+      EXPECT_EQ(pure.has_rule_part, 0);
+      EXPECT_EQ(pure.rule, MORA_RULE_DRAW);
+      EXPECT_GT(pure.nodes, 0u);
+      EXPECT_LE(pure.nodes, got.nodes);  // the same pure search, without the second one
+    }
+    return want;
+  }
+
+  // The start of `herd` and every position after a first placement.
+  void check_start(const std::string& whole_game, int herd, const char* start,
+                   const mora_result& start_value) {
+    Db whole(probe_db(whole_game)), moving(moving_only(whole_game));
+    ASSERT_EQ(whole.status, MORA_OK) << mora_last_error();
+    ASSERT_EQ(moving.status, MORA_OK) << mora_last_error();
+    ASSERT_EQ(mora_herd(moving.db), 0);
+    mora_result r;
+    EXPECT_EQ(mora_probe(moving.db, start, &r), MORA_ERR_POSITION);  // no table to read
+    EXPECT_EQ(expect_proved_as_probed(moving.db, whole.db, start, true), start_value);
+    std::vector<mora_move> moves(24);
+    size_t count = 0;
+    ASSERT_EQ(mora_moves(whole.db, start, moves.data(), moves.size(), &count), MORA_OK);
+    ASSERT_EQ(count, 24u);
+    for (const mora_move& m : moves)
+      expect_proved_as_probed(moving.db, whole.db, after_placing(m.move, herd), false);
+  }
+};
+
+TEST_F(CApiProve, Herd3StartAndFirstPlacements) {
+  check_start("herd3-morabaraba", 3, kHerd3Start, {MORA_WIN, 9, 1, MORA_RULE_WIN, 9});
+}
+
+TEST_F(CApiProve, Herd4StartAndFirstPlacements) {
+  check_start("herd4-morabaraba", 4, kHerd4Start, {MORA_DRAW, 0, 1, MORA_RULE_DRAW, -1});
+}
+
+// A limit reached is no failure and no guess: known 0, the values -1. The limits are checked
+// every 4096 nodes, and herd 4's start takes more.
+TEST_F(CApiProve, LimitsReachedGiveUnknown) {
+  Db moving(moving_only("herd4-morabaraba"));
+  ASSERT_EQ(moving.status, MORA_OK) << mora_last_error();
+  mora_proof whole{};
+  ASSERT_EQ(mora_prove(moving.db, kHerd4Start, 0, 0, 0, 0, &whole), MORA_OK) << mora_last_error();
+  ASSERT_EQ(whole.known, 1);
+  ASSERT_GT(whole.nodes, 2 * 4096u);
+  for (const auto& [max_nodes, max_seconds] : {std::pair{uint64_t{1}, 0.0}, {0, 1e-9}}) {
+    SCOPED_TRACE(max_nodes);
+    for (const int pure_only : {0, 1}) {
+      mora_proof p{};
+      ASSERT_EQ(mora_prove(moving.db, kHerd4Start, pure_only, max_nodes, max_seconds, 0, &p),
+                MORA_OK)
+          << mora_last_error();
+      EXPECT_EQ(p.known, 0);
+      EXPECT_EQ(p.wdl, -1);
+      EXPECT_EQ(p.has_rule_part, !pure_only);
+      EXPECT_EQ(p.rule, pure_only ? MORA_RULE_DRAW : -1);
+      EXPECT_GT(p.nodes, 0u);
+      EXPECT_LE(p.nodes, 4096u);
+    }
+  }
+  // Limits the search stays within change nothing.
+  mora_proof within{};
+  ASSERT_EQ(mora_prove(moving.db, kHerd4Start, 0, whole.nodes + 4096, 1e6, 1 << 20, &within),
+            MORA_OK);
+  EXPECT_EQ(within.known, 1);
+  EXPECT_EQ(within.wdl, MORA_DRAW);
+  EXPECT_EQ(within.rule, MORA_RULE_DRAW);
+}
+
+// Positions the tables hold are answered by their probe (with a transposition table of one
+// bucket: it is never used); rules without a ply limit have no rule part.
+TEST_F(CApiProve, PositionsTheTablesHold) {
+  for (const char* rules : {"morabaraba", "malom"}) {
+    SCOPED_TRACE(rules);
+    Db h(probe_db(rules));
+    ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+    std::mt19937 rng(31);
+    for (const std::string& pos : random_positions(rng, 40)) {
+      mora_result want;
+      ASSERT_EQ(mora_probe(h.db, pos.c_str(), &want), MORA_OK) << mora_last_error();
+      mora_proof got{};
+      ASSERT_EQ(mora_prove(h.db, pos.c_str(), 0, 0, 0, 4096, &got), MORA_OK) << mora_last_error();
+      EXPECT_EQ(got.known, 1) << pos;
+      EXPECT_EQ(got.wdl, want.wdl) << pos;
+      EXPECT_EQ(got.has_rule_part, want.has_rule_part) << pos;
+      EXPECT_EQ(got.rule, want.rule) << pos;
+    }
+  }
+}
+
+TEST_F(CApiProve, ReportsErrors) {
+  Db moving(moving_only("herd3-morabaraba"));
+  ASSERT_EQ(moving.status, MORA_OK) << mora_last_error();
+  mora_proof p{};
+  p.known = 7;
+  EXPECT_EQ(mora_prove(nullptr, kHerd3Start, 0, 0, 0, 0, &p), MORA_ERR_ARGUMENT);
+  EXPECT_EQ(mora_prove(moving.db, nullptr, 0, 0, 0, 0, &p), MORA_ERR_ARGUMENT);
+  EXPECT_EQ(mora_prove(moving.db, kHerd3Start, 0, 0, 0, 0, nullptr), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_last_error(), "out is NULL");
+  for (const double bad : {-1.0, std::nan("")}) {
+    EXPECT_EQ(mora_prove(moving.db, kHerd3Start, 0, 0, bad, 0, &p), MORA_ERR_ARGUMENT);
+    EXPECT_NE(std::strstr(mora_last_error(), "max_seconds"), nullptr) << mora_last_error();
+  }
+  struct Case {
+    const char* position;
+    mora_status status;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"nonsense", MORA_ERR_POSITION, ""},
+      {"W......./......../........ w 2 3 0", MORA_ERR_POSITION, "in hand"},
+      {"......../......../........ b 3 3 0", MORA_ERR_POSITION, "in hand"},
+      {"......../......../......../. w 3 3 0", MORA_ERR_POSITION, "Koti board"},
+      // Herd 4's placements lead to 4v4 and the like, which the folder lacks.
+      {kHerd4Start, MORA_ERR_MISSING, "not in the database"},
+      {"WWWW..../BBB...../........ w 0 0 0", MORA_ERR_MISSING, "4v3"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.position);
+    EXPECT_EQ(mora_prove(moving.db, c.position, 0, 0, 0, 0, &p), c.status);
+    EXPECT_NE(std::strstr(mora_last_error(), c.says), nullptr) << mora_last_error();
+    EXPECT_GT(std::strlen(mora_last_error()), 0u);
+  }
+  EXPECT_EQ(p.known, 7);  // never written on failure
+  Db house(probe_db("house-003"));
+  ASSERT_EQ(house.status, MORA_OK) << mora_last_error();
+  EXPECT_EQ(mora_prove(house.db, kBarSet, 0, 0, 0, 0, &p), MORA_ERR_POSITION);
+  EXPECT_NE(std::strstr(mora_last_error(), "bars"), nullptr) << mora_last_error();
+}
+
+// Each call has its own search: threads proving at once get the single-threaded answers.
+TEST_F(CApiProve, ThreadsGetTheSingleThreadedAnswers) {
+  Db moving(moving_only("herd3-morabaraba"));
+  ASSERT_EQ(moving.status, MORA_OK) << mora_last_error();
+  std::vector<std::string> positions{kHerd3Start};
+  for (const char* point : {"a7", "d7", "b6", "d6", "c5", "d5", "a4", "b4"})
+    positions.push_back(after_placing(point));
+  std::vector<mora_proof> expected(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    ASSERT_EQ(mora_prove(moving.db, positions[i].c_str(), 0, 0, 0, 1 << 20, &expected[i]), MORA_OK);
+  mora_result win3;
+  ASSERT_EQ(mora_probe(moving.db, kWin3, &win3), MORA_OK) << mora_last_error();
+  std::vector<int> mismatches(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t k = 0; k < positions.size(); ++k) {
+        const std::size_t i = (k + 3 * t) % positions.size();
+        mora_proof p;
+        mismatches[t] +=
+            mora_prove(moving.db, positions[i].c_str(), 0, 0, 0, 1 << 20, &p) != MORA_OK ||
+            p.known != 1 || p.wdl != expected[i].wdl || p.rule != expected[i].rule ||
+            p.nodes != expected[i].nodes;
+        mora_result r;  // probes beside the searches
+        mismatches[t] += mora_probe(moving.db, kWin3, &r) != MORA_OK || !(r == win3);
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
 }
 
 TEST(CApi, ThreadsGetTheSingleThreadedAnswers) {

@@ -9,6 +9,7 @@
     db.best_line(pos)  # ["a7-g4", "d6-a7", ...]
     db.best_move(pos, pure=True)  # the best move by pure distance
     db.probe_wdl(pos), db.probe_rule_wdl(pos)  # "win", "cursed-win": what a WDL-only folder holds
+    db.prove("......../......../........ w 12 12 0", max_seconds=60)  # by search: Proof
 
 Values are named as at every door of the project (docs/METRICS.md, "Names"): "win", "draw",
 "loss", and under the ply limit also "cursed-win" and "blessed-loss".
@@ -47,10 +48,20 @@ position's subspace is not in the database, TableError for a missing, unreadable
 table file.
 
 A draw has no distance: `Result.distance` is None for it.
+
+`Database.prove` answers a placing position whose table the database lacks (one of a database
+of the moving phase only, say) by searching forward to the positions its tables hold, as
+`morabaraba prove` does: the pure value, then the value under the ply limit. A search stopped by
+`max_nodes` or `max_seconds` gives `Proof.known` False and None for the values it did not prove,
+never a guess.
+
+Integer arguments are checked before they reach C: a negative count or size raises ValueError,
+one too large for its C type OverflowError (never wrapped), and a non-integer TypeError.
 """
 
 import ctypes
 import ctypes.util
+import operator
 import os
 import pathlib
 import subprocess
@@ -59,8 +70,8 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 __version__ = "0.3.0"  # the library's too (mora_version(); checked by the tests)
 
-__all__ = ["Database", "Result", "MorabarabaError", "PositionError", "MissingTableError",
-           "TableError", "check", "version"]
+__all__ = ["Database", "Result", "Proof", "MorabarabaError", "PositionError",
+           "MissingTableError", "TableError", "check", "version"]
 
 _OK, _ERR_POSITION, _ERR_MISSING, _ERR_TABLE, _ERR_BUFFER = 0, 2, 3, 4, 5
 _MOVE_CHARS = 16
@@ -74,6 +85,11 @@ class _Result(ctypes.Structure):
 
 class _Move(ctypes.Structure):
     _fields_ = [("move", ctypes.c_char * _MOVE_CHARS), ("result", _Result)]
+
+
+class _Proof(ctypes.Structure):
+    _fields_ = [("known", ctypes.c_int), ("wdl", ctypes.c_int), ("has_rule_part", ctypes.c_int),
+                ("rule", ctypes.c_int), ("nodes", ctypes.c_uint64), ("seconds", ctypes.c_double)]
 
 
 class MorabarabaError(Exception):
@@ -114,6 +130,26 @@ class Result:
             return Result(_WDL[r.wdl], distance)
         return Result(_WDL[r.wdl], distance, _RULE[r.rule],
                       None if r.plies_to_mill < 0 else r.plies_to_mill)
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A value proved by search (Database.prove), from the side to move: the pure value and,
+    where the rules have a ply limit and `pure` was not asked, the value under it at the
+    position's count, named as Result's; None for a value not proved within the limits (or
+    rule_value not asked). `known`: every value asked was proved. `nodes` and `seconds`: what
+    the searches took."""
+    value: Optional[str]
+    rule_value: Optional[str]
+    known: bool
+    nodes: int
+    seconds: float
+
+    @staticmethod
+    def _from_c(p: _Proof) -> "Proof":
+        return Proof(_WDL[p.wdl] if p.wdl >= 0 else None,
+                     _RULE[p.rule] if p.has_rule_part and p.rule >= 0 else None,
+                     bool(p.known), p.nodes, p.seconds)
 
 
 _LIBRARY_NAMES = ("libmorabaraba.so.0", "libmorabaraba.so")
@@ -183,6 +219,8 @@ def _load(path: str) -> ctypes.CDLL:
         "mora_best_move_by": (handle, c_str, ctypes.c_int, ctypes.c_char_p, c_size),
         "mora_best_line_by": (handle, c_str, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, c_size,
                               ctypes.POINTER(c_size)),
+        "mora_prove": (handle, c_str, ctypes.c_int, ctypes.c_uint64, ctypes.c_double, c_size,
+                       ctypes.POINTER(_Proof)),
         "mora_check": (folders, c_size),
     }.items():
         fn = getattr(lib, name)
@@ -240,6 +278,40 @@ def _position(position: str) -> bytes:
     return position.encode()
 
 
+def _integer(name: str, value, low: int, high: int) -> int:
+    """`value` as an int in [low, high] for a C integer argument (low 0: a count or a size):
+    ctypes would wrap one that does not fit (2**64 into a uint64_t as 0), so it is refused here
+    instead, a negative count with ValueError and any other value out of range with
+    OverflowError."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} is an int, not a bool")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} is an int, not {type(value).__name__}") from None
+    if low == 0 and value < 0:
+        raise ValueError(f"{name} is {value}: negative")
+    if not low <= value <= high:
+        raise OverflowError(f"{name} is {value}: out of the range from {low} to {high}")
+    return value
+
+
+_SIZE_MAX = (1 << (8 * ctypes.sizeof(ctypes.c_size_t))) - 1
+_UINT64_MAX = (1 << 64) - 1
+_INT_BITS = 8 * ctypes.sizeof(ctypes.c_int)
+_INT_MIN, _INT_MAX = -(1 << (_INT_BITS - 1)), (1 << (_INT_BITS - 1)) - 1
+
+
+def _seconds(name: str, value) -> float:
+    """A time limit for C: a real number, 0 or more (math.inf too), never NaN."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} is a number of seconds, not {type(value).__name__}")
+    value = float(value)
+    if not value >= 0:
+        raise ValueError(f"{name} is {value}: seconds are 0 or more")
+    return value
+
+
 def version() -> str:
     return _lib.mora_version().decode()
 
@@ -261,6 +333,7 @@ class Database:
         if cache_bytes is None:
             _call(_lib.mora_open(*_folders(folders), ctypes.byref(self._handle)))
         else:
+            cache_bytes = _integer("cache_bytes", cache_bytes, 0, _SIZE_MAX)
             _call(_lib.mora_open_with_cache(*_folders(folders), cache_bytes,
                                             ctypes.byref(self._handle)))
 
@@ -335,6 +408,7 @@ class Database:
         """Best play until the game ends, a drawn line repeats, or `max_plies` moves; with
         `pure` by pure distance, the count held at 0, so that a cursed win or a blessed loss plays
         out to its end."""
+        max_plies = _integer("max_plies", max_plies, _INT_MIN, _INT_MAX)
         needed = ctypes.c_size_t()
         status = _lib.mora_best_line_by(self._handle, _position(position), _metric(pure),
                                         max_plies, None, 0, ctypes.byref(needed))
@@ -344,3 +418,25 @@ class Database:
         _call(_lib.mora_best_line_by(self._handle, _position(position), _metric(pure), max_plies,
                                      buf, len(buf), None))
         return buf.value.decode().split()
+
+    def prove(self, position: str, pure: bool = False, max_nodes: int = 0,
+              max_seconds: float = 0.0, memory_bytes: int = 64 << 20) -> Proof:
+        """The value of `position` proved by searching forward to the positions the tables
+        hold (`morabaraba prove`), for a placing position whose table the database lacks; a
+        position the tables hold is answered by its probe. The pure value, then, unless `pure`
+        or the rules have no ply limit, the value under the ply limit at the position's count.
+        `max_nodes` and `max_seconds` (0: no limit) bound each of the two searches, checked
+        every 4096 nodes; a search they stop leaves its value None and `known` False.
+        `memory_bytes`: the transposition table, allocated and zeroed by each call (0: the
+        library's default, 64 MiB). Each call searches afresh, so threads may prove at once.
+
+        Raises PositionError for a position the search cannot take (as probe's, and one with
+        bars), MissingTableError when the search reaches a moving-phase table the database
+        lacks, ValueError for a negative limit or size (OverflowError for one too large)."""
+        max_nodes = _integer("max_nodes", max_nodes, 0, _UINT64_MAX)
+        max_seconds = _seconds("max_seconds", max_seconds)
+        memory_bytes = _integer("memory_bytes", memory_bytes, 0, _SIZE_MAX)
+        p = _Proof()
+        _call(_lib.mora_prove(self._handle, _position(position), 1 if pure else 0, max_nodes,
+                              max_seconds, memory_bytes, ctypes.byref(p)))
+        return Proof._from_c(p)

@@ -5,12 +5,15 @@ libmorabaraba.so), MORABARABA_TOOL (the morabaraba executable) and MORABARABA_TE
 of solved databases, one per rule set) set; the package itself is imported from the source tree.
 """
 
+import concurrent.futures
 import json
+import math
 import os
 import pathlib
 import random
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -331,6 +334,140 @@ class ProbeTest(unittest.TestCase):
         morabaraba.check([os.path.join(DB_ROOT, "malom")])
         self.assertRegex(morabaraba.version(), r"^\d+\.\d+\.\d+$")
         self.assertEqual(morabaraba.__version__, morabaraba.version())
+
+
+HERD4_START = "......../......../........ w 4 4 0"
+POINTS = "a7d7g7g4g1d1a1a4b6d6f6f4f2d2b2b4c5d5e5e4e3d3c3c4"  # in the position string's order
+
+
+def after_placing(point, herd):
+    """The position after White places a cow at `point` from the start of `herd`."""
+    board = ["."] * 24
+    board[POINTS.index(point) // 2] = "W"
+    rings = "/".join("".join(board[8 * r:8 * r + 8]) for r in range(3))
+    return f"{rings} b {herd - 1} {herd} 1"
+
+
+class ProveTest(unittest.TestCase):
+    """Database.prove from a folder of links to the moving-phase tables of a whole-game folder
+    of the fixture (the tables whose names have no '+'), against probe of the whole game."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="mora_python_prove_")
+        self.addCleanup(self._tmp.cleanup)
+
+    def moving_only(self, whole_game):
+        folder = pathlib.Path(self._tmp.name) / whole_game
+        folder.mkdir()
+        for table in pathlib.Path(DB_ROOT, whole_game).glob("*.mtb"):
+            if "+" not in table.name:
+                (folder / table.name).symlink_to(table.resolve())
+        return folder
+
+    def check_start(self, whole_game, herd, start, start_value):
+        with morabaraba.Database(os.path.join(DB_ROOT, whole_game)) as whole, \
+                morabaraba.Database(self.moving_only(whole_game)) as moving:
+            self.assertEqual(moving.herd, 0)
+            with self.assertRaises(morabaraba.PositionError):
+                moving.probe(start)  # no table to read
+            positions = [start] + [after_placing(m, herd) for m, _ in whole.moves(start)]
+            self.assertEqual(len(positions), 25)
+            for pos in positions:
+                with self.subTest(position=pos):
+                    want = whole.probe(pos)
+                    got = moving.prove(pos, memory_bytes=16 << 20)
+                    self.assertEqual((got.value, got.rule_value, got.known),
+                                     (want.value, want.rule_value, True))
+                    self.assertGreater(got.nodes, 0)
+                    self.assertGreaterEqual(got.seconds, 0)
+            self.assertEqual(whole.probe(start).value, start_value)
+            pure = moving.prove(start, pure=True)
+            self.assertEqual((pure.value, pure.rule_value, pure.known), (start_value, None, True))
+
+    def test_herd3_start_and_first_placements(self):
+        self.check_start("herd3-morabaraba", 3, HERD3_START, "win")
+
+    def test_herd4_start_and_first_placements(self):
+        self.check_start("herd4-morabaraba", 4, HERD4_START, "draw")
+
+    def test_limits_reached_give_unknown(self):
+        """A search a limit stops answers None and known False, never a guess (the limits are
+        checked every 4096 nodes, and herd 4's start takes more)."""
+        with morabaraba.Database(self.moving_only("herd4-morabaraba")) as moving:
+            whole = moving.prove(HERD4_START)
+            self.assertEqual((whole.value, whole.rule_value, whole.known), ("draw", "draw", True))
+            self.assertGreater(whole.nodes, 2 * 4096)
+            for limits in ({"max_nodes": 1}, {"max_seconds": 1e-9}):
+                for pure in (False, True):
+                    with self.subTest(pure=pure, **limits):
+                        got = moving.prove(HERD4_START, pure=pure, **limits)
+                        self.assertEqual((got.value, got.rule_value, got.known),
+                                         (None, None, False))
+                        self.assertTrue(0 < got.nodes <= 4096, got.nodes)
+            within = moving.prove(HERD4_START, max_nodes=whole.nodes + 4096, max_seconds=1e6)
+            self.assertEqual((within.value, within.rule_value, within.known),
+                             ("draw", "draw", True))
+
+    def test_positions_the_tables_hold(self):
+        """Answered by their probe; without a ply limit (malom) there is no rule value."""
+        for rules in ("morabaraba", "malom"):
+            with morabaraba.Database(os.path.join(DB_ROOT, rules)) as db:
+                for pos in random_positions(random.Random(32), 30):
+                    with self.subTest(rules=rules, position=pos):
+                        want, got = db.probe(pos), db.prove(pos, memory_bytes=4096)
+                        self.assertEqual((got.value, got.rule_value, got.known),
+                                         (want.value, want.rule_value, True))
+
+    def test_errors(self):
+        with morabaraba.Database(self.moving_only("herd3-morabaraba")) as moving:
+            for position, error, says in [
+                    ("nonsense", morabaraba.PositionError, ""),
+                    ("W......./......../........ w 2 3 0", morabaraba.PositionError, "in hand"),
+                    (HERD3_START + "\x00", morabaraba.PositionError, "control character"),
+                    # Herd 4's placements lead to 4v4 and the like, which the folder lacks.
+                    (HERD4_START, morabaraba.MissingTableError, "not in the database"),
+                    ("WWWW..../BBB...../........ w 0 0 0", morabaraba.MissingTableError, "4v3")]:
+                with self.subTest(position=position), self.assertRaises(error) as e:
+                    moving.prove(position)
+                self.assertIn(says, str(e.exception))
+            with self.assertRaises(TypeError):
+                moving.prove(HERD3_START.encode())
+            for kwargs, error in [
+                    ({"max_nodes": -1}, ValueError), ({"max_nodes": 1 << 64}, OverflowError),
+                    ({"max_nodes": 1.0}, TypeError), ({"max_nodes": True}, TypeError),
+                    ({"memory_bytes": -1}, ValueError), ({"memory_bytes": 1 << 64}, OverflowError),
+                    ({"memory_bytes": "64"}, TypeError),
+                    ({"max_seconds": -1.0}, ValueError), ({"max_seconds": math.nan}, ValueError),
+                    ({"max_seconds": "1"}, TypeError)]:
+                with self.subTest(**kwargs), self.assertRaises(error):
+                    moving.prove(HERD3_START, **kwargs)
+            # The largest values that fit are taken as they are, not wrapped.
+            got = moving.prove(HERD3_START, max_nodes=(1 << 64) - 1, max_seconds=math.inf)
+            self.assertEqual((got.value, got.rule_value, got.known), ("win", "win", True))
+        with morabaraba.Database(os.path.join(DB_ROOT, "house-003")) as house, \
+                self.assertRaisesRegex(morabaraba.PositionError, "bars"):
+            house.prove("W.W.B.../WWW...../....B.B. b 0 0 0 bar:w:d6-d7")
+        # The other calls' integers are checked too, not wrapped by ctypes.
+        folder = os.path.join(DB_ROOT, "morabaraba")
+        for cache_bytes, error in [(-1, ValueError), (1 << 64, OverflowError)]:
+            with self.subTest(cache_bytes=cache_bytes), self.assertRaises(error):
+                morabaraba.Database(folder, cache_bytes=cache_bytes)
+        with morabaraba.Database(folder) as db:
+            for max_plies in (1 << 31, -(1 << 31) - 1, 1 << 64):
+                with self.subTest(max_plies=max_plies), self.assertRaises(OverflowError):
+                    db.best_line("WWW...../.B....B./.....B.. w 0 0 0", max_plies=max_plies)
+
+    def test_threads(self):
+        """Each call searches afresh: threads proving at once get the single-threaded answers."""
+        with morabaraba.Database(self.moving_only("herd3-morabaraba")) as moving:
+            positions = [HERD3_START] + [after_placing(p, 3) for p in ("a7", "d7", "b6", "c5")]
+            want = [moving.prove(p, memory_bytes=1 << 20) for p in positions]
+            with concurrent.futures.ThreadPoolExecutor(4) as pool:
+                got = list(pool.map(lambda p: moving.prove(p, memory_bytes=1 << 20),
+                                    positions * 4))
+            for w, g in zip(want * 4, got):
+                self.assertEqual((g.value, g.rule_value, g.known, g.nodes),
+                                 (w.value, w.rule_value, w.known, w.nodes))
 
 
 if __name__ == "__main__":
