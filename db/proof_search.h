@@ -19,10 +19,12 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -39,6 +41,9 @@ struct SearchOptions {
   // the decoded bytes stay within this: a leaf then costs a memory read instead of a block's
   // decompression. 0 reads every table through the database's block cache.
   std::uint64_t decode_bytes = 0;
+  // Threads that search at once, sharing the transposition table: the values are the same
+  // with any number, the node counts only with one.
+  int threads = 1;
 };
 
 // Where a search stops without an answer: both 0 search to the end.
@@ -80,7 +85,7 @@ class ProofSearch {
                     int at_least = -1, int at_most = 1);
 
   // The totals since construction.
-  const SearchStats& stats() const { return stats_; }
+  SearchStats stats() const;
   // Bytes held: the transposition table and the tables decoded for it.
   std::uint64_t memory_bytes() const;
 
@@ -104,18 +109,28 @@ class ProofSearch {
  private:
   struct Table;
   class Node;
-  // Decodes the moving table of `s` when the budget allows (decode_bytes).
-  void decode(const Subspace& s);
+  // Decodes the moving tables of the leaves of `root`, fullest boards first, while the budget
+  // allows (decode_bytes), before any thread probes them.
+  void decode_leaves(const Position& root);
+  // One null-window or windowed search of `pos` on every thread; thread 0's value.
+  int search(const Position& pos, SearchQuestion question, const SearchLimits& limits, int alpha,
+             int beta);
 
   const Database& db_;
   const Game& game_;
   Database* decodable_ = nullptr;
   std::uint64_t decode_bytes_ = 0;
+  int threads_ = 1;
   std::unique_ptr<Table> table_;
   const ProofStore* store_ = nullptr;
   // Indexers by cows of the side to move and of the other side, made as the search meets them.
-  std::array<std::unique_ptr<SubspaceIndex>, (kMaxPoints + 1) * (kMaxPoints + 1)> indexes_;
-  SearchStats stats_;
+  std::array<std::atomic<const SubspaceIndex*>, (kMaxPoints + 1) * (kMaxPoints + 1)> indexes_{};
+  std::vector<std::unique_ptr<SubspaceIndex>> owned_indexes_;
+  std::mutex indexes_mutex_;
+  std::atomic<std::uint64_t> nodes_{0}, probes_{0};
+  std::uint64_t nodes_at_start_ = 0;
+  double seconds_ = 0;
+  std::atomic<bool> stop_{false};
   std::function<void(const SearchStats&)> report_;
   double report_seconds_ = 10;
 };

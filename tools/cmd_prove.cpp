@@ -60,6 +60,9 @@ int run_prove(const std::vector<std::string>& args) {
       "decode", po::value<double>()->default_value(0.0),
       "GiB of moving tables decoded whole as the search reaches them (leaves then cost a "
       "memory read, not a block's decompression)")(
+      "threads", po::value<int>()->default_value(1),
+      "threads that search at once (the values are the same with any number; the node counts "
+      "only with one)")(
       "max-nodes", po::value<std::uint64_t>()->default_value(0),
       "stop each search after this many nodes (0: no limit); a stopped search answers "
       "\"unknown within the limit\", never a guess")(
@@ -78,24 +81,25 @@ int run_prove(const std::vector<std::string>& args) {
                                       "positions (else one per line on stdin)");
   po::positional_options_description positional;
   positional.add("position", -1);
-  auto vm = parse("prove",
-                  "--db DIR [--pure] [--moves] [--memory GIB] [--decode GIB] [--max-nodes N]\n"
-                  "[--max-seconds S] [--proof FILE] [--no-save] [--save-depth D] [--json] [-q]\n"
-                  "[POSITION ...]\n\n"
-                  "Proves the value of positions by searching forward to the positions the\n"
-                  "folder's tables hold: a placing position of a folder that holds the moving\n"
-                  "phase only (the 12-cow start, say), where probe has no table to read. An\n"
-                  "alpha-beta search over win/draw/loss with a transposition table keyed by\n"
-                  "the canonical index; its leaves are probes of the tables. The pure value,\n"
-                  "and where the rules have a ply limit the value under it at the position's\n"
-                  "count (JSON: value and rule_value, as probe --json's). Each position's\n"
-                  "later searches (--moves) reuse what its first one proved. The same folder\n"
-                  "and options give the same values and node counts on every run.\n\n"
-                  "What it proved is kept in a proof file (docs/FORMAT.md): the bounds of the\n"
-                  "positions down to --save-depth plies and of every large subtree. Probe,\n"
-                  "serve and later proves read it, so a proved position is answered at once,\n"
-                  "and a search killed and started again resumes from its last checkpoint.",
-                  options, args, &positional);
+  auto vm = parse(
+      "prove",
+      "--db DIR [--pure] [--moves] [--threads T] [--memory GIB] [--decode GIB] [--max-nodes N]\n"
+      "[--max-seconds S] [--proof FILE] [--no-save] [--save-depth D] [--json] [-q]\n"
+      "[POSITION ...]\n\n"
+      "Proves the value of positions by searching forward to the positions the\n"
+      "folder's tables hold: a placing position of a folder that holds the moving\n"
+      "phase only (the 12-cow start, say), where probe has no table to read. An\n"
+      "alpha-beta search over win/draw/loss with a transposition table keyed by\n"
+      "the canonical index; its leaves are probes of the tables. The pure value,\n"
+      "and where the rules have a ply limit the value under it at the position's\n"
+      "count (JSON: value and rule_value, as probe --json's). Each position's\n"
+      "later searches (--moves) reuse what its first one proved. The same folder\n"
+      "and options give the same values and node counts on every run.\n\n"
+      "What it proved is kept in a proof file (docs/FORMAT.md): the bounds of the\n"
+      "positions down to --save-depth plies and of every large subtree. Probe,\n"
+      "serve and later proves read it, so a proved position is answered at once,\n"
+      "and a search killed and started again resumes from its last checkpoint.",
+      options, args, &positional);
   if (!vm) return 0;
   Database db(database_folders(*vm));
   const bool json = vm->count("json"), quiet = vm->count("quiet"), with_moves = vm->count("moves");
@@ -106,6 +110,8 @@ int run_prove(const std::vector<std::string>& args) {
   const SearchLimits limits{(*vm)["max-nodes"].as<std::uint64_t>(),
                             (*vm)["max-seconds"].as<double>()};
   if (limits.max_seconds < 0) throw po::error("--max-seconds: 0 or more");
+  const int threads = (*vm)["threads"].as<int>();
+  if (threads < 1 || threads > 256) throw po::error("--threads: 1 to 256");
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   const Board& board = db.game().board();
   const std::filesystem::path proof_file =
@@ -130,7 +136,8 @@ int run_prove(const std::vector<std::string>& args) {
       require_utf8(text);
       const Position pos = parse_position(text, db.rules());
       ProofSearch search(db, {.table_bytes = static_cast<std::size_t>(memory * kGiB),
-                              .decode_bytes = static_cast<std::uint64_t>(decode * kGiB)});
+                              .decode_bytes = static_cast<std::uint64_t>(decode * kGiB),
+                              .threads = threads});
       search.use(&store);
       const auto keep = [&](const Position& p, bool lines) {
         if (!save) return;
