@@ -188,20 +188,18 @@ class ProofSearch::Node {
 
   // The value of a position the search does not expand: the end of the game, or a table's.
   std::optional<int> leaf_value(const Position& pos) {
-    switch (game_.outcome(pos, question_ == SearchQuestion::kUnderTheRules)) {
-      case Outcome::kLoss:
-        return kLoss;
-      case Outcome::kDraw:
-        return kDraw;
-      case Outcome::kOngoing:
-        break;
-    }
+    if (pos.total(pos.side_to_move) <= 2) return kLoss;
     const Subspace s = subspace_of(pos);
     const TableReader* table = s_.db_.table(s);
     if (!table) {
       if (!pos.placing()) s_.db_.probe_wdl(pos);  // throws, naming the table missing
+      // A placing position: never blocked, but the ply limit may have drawn it.
+      if (game_.outcome(pos, question_ == SearchQuestion::kUnderTheRules) == Outcome::kDraw)
+        return kDraw;
       return std::nullopt;
     }
+    // A table's value holds the end of the game by blocking or a full board, and
+    // result_at_count() the ply limit's draw: no move generated here.
     ++probes_;
     if (table->header().contents != TableContents::kFull)
       return question_ == SearchQuestion::kPure ? value_of(s_.db_.probe_wdl(pos))

@@ -130,15 +130,17 @@ int run_prove(const std::vector<std::string>& args) {
   // Proofs of 2^16 nodes or more are kept whatever their depth: a restart skips them.
   constexpr int kKeptLog2Nodes = 17;
 
+  // One search for every position: what one proves serves the next.
+  ProofSearch search(db, {.table_bytes = static_cast<std::size_t>(memory * kGiB),
+                          .decode_bytes = static_cast<std::uint64_t>(decode * kGiB),
+                          .threads = threads});
+  search.use(&store);
+  double last_save = 0;  // the search's seconds at the last checkpoint
   int failures = 0;
   auto answer = [&](const std::string& text) {
     try {
       require_utf8(text);
       const Position pos = parse_position(text, db.rules());
-      ProofSearch search(db, {.table_bytes = static_cast<std::size_t>(memory * kGiB),
-                              .decode_bytes = static_cast<std::uint64_t>(decode * kGiB),
-                              .threads = threads});
-      search.use(&store);
       const auto keep = [&](const Position& p, bool lines) {
         if (!save) return;
         store.add(search.proved(kKeptLog2Nodes));
@@ -148,7 +150,6 @@ int run_prove(const std::vector<std::string>& args) {
         }
         store.write(proof_file);
       };
-      double last_save = 0;
       search.on_progress([&](const SearchStats& s) {
         if (!quiet)
           std::fprintf(stderr, "  %.1f M nodes (%.2f M/s), %.1f M probes, %.0f s\n",
