@@ -126,6 +126,17 @@ TEST_F(ProofSearchTest, RandomPlacingPositionsOfEveryLayer) {
   }
 }
 
+TEST_F(ProofSearchTest, ThreadsSharingTheTableGiveTheSameValues) {
+  const Database tables({probe_db("herd4-morabaraba")});
+  Database moving({moving_only("herd4-morabaraba")});
+  ProofSearch search(moving, {.table_bytes = std::size_t{4} << 20, .threads = 3});
+  std::mt19937 rng(11);
+  for (int i = 0; i < 1000 && !HasFailure(); ++i) {
+    const Position p = random_placing(rng, tables.game(), 4);
+    expect_same(search, tables, p, to_string(p, tables.game().board()));
+  }
+}
+
 TEST_F(ProofSearchTest, TablesHeldAreLeavesAndLimitsAnswerUnknown) {
   const Database whole({probe_db("herd4-morabaraba")});
   const Database moving({moving_only("herd4-morabaraba")});
