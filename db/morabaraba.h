@@ -90,7 +90,12 @@ MORA_API mora_status mora_open_with_cache(const char* const* folders, size_t num
  * the second close does nothing. A closed handle is never reused, and every call given it
  * after mora_close fails with MORA_ERR_ARGUMENT ("the database handle is closed") instead of
  * reading freed memory; for that, each closed handle keeps a few bytes until the process ends.
- * Closing a handle while another thread is still in a call with it is undefined. */
+ * mora_close does not wait for calls in flight: it frees the tables they read. So the caller
+ * must make sure that no call with the handle is in flight in any thread when it closes it, and
+ * that none starts until mora_close has returned: join the threads that use it first, or guard
+ * the handle with a reader-writer lock (every call holding it shared, mora_close exclusive, as
+ * the Python package does). Closing a handle while another thread is in a call with it is
+ * undefined: a crash or wrong values. */
 MORA_API void mora_close(mora_db* db);
 
 /* The rule preset the database was solved with, e.g. "morabaraba"; owned by the handle ("" for

@@ -20,6 +20,9 @@ namespace {
 struct Proof {
   ProvedValue pure, under_the_rules;
   bool has_rule_part = false;
+  // Why the value under the rules is not known where a limit is not the reason: a WDL-only
+  // folder's leaf whose win or loss at its count needs the plies to the next mill.
+  std::string rule_error;
   std::uint64_t nodes = 0;
   double seconds = 0, cpu_seconds = 0;
 
@@ -29,6 +32,7 @@ struct Proof {
     j["rule_value"] = has_rule_part && pure && under_the_rules
                           ? nlohmann::json(rule_wdl_name(rule_value_of(*pure, *under_the_rules)))
                           : nlohmann::json();
+    if (!rule_error.empty()) j["rule_value_error"] = rule_error;
     j["known"] = pure && (!has_rule_part || under_the_rules);
     j["nodes"] = nodes;
     j["seconds"] = seconds;
@@ -41,7 +45,8 @@ struct Proof {
     if (has_rule_part)
       t += under_the_rules ? std::string(", under the ply limit ") +
                                  rule_wdl_name(rule_value_of(*pure, *under_the_rules))
-                           : ", under the ply limit unknown within the limit";
+                           : ", under the ply limit unknown " +
+                                 (rule_error.empty() ? "within the limit" : "(" + rule_error + ")");
     char cost[96];
     std::snprintf(cost, sizeof cost, " (%llu nodes, %.2f s)",
                   static_cast<unsigned long long>(nodes), seconds);
@@ -167,9 +172,15 @@ int run_prove(const std::vector<std::string>& args) {
         const std::uint64_t nodes = search.stats().nodes;
         const double seconds = search.stats().seconds, cpu = solver::process_cpu_seconds();
         proof.pure = search.prove(p, SearchQuestion::kPure, limits);
-        if (rule_part && proof.pure)
-          proof.under_the_rules = search.prove(p, SearchQuestion::kUnderTheRules, limits,
-                                               std::min(*proof.pure, 0), std::max(*proof.pure, 0));
+        if (rule_part && proof.pure) {
+          try {
+            proof.under_the_rules =
+                search.prove(p, SearchQuestion::kUnderTheRules, limits, std::min(*proof.pure, 0),
+                             std::max(*proof.pure, 0));
+          } catch (const DistancesNotInFolder& e) {
+            proof.rule_error = e.what();
+          }
+        }
         proof.nodes = search.stats().nodes - nodes;
         proof.seconds = search.stats().seconds - seconds;
         proof.cpu_seconds = solver::process_cpu_seconds() - cpu;

@@ -49,6 +49,10 @@ table file.
 
 A draw has no distance: `Result.distance` is None for it.
 
+A `Database` may be probed from many threads at once, and closed while they probe: close() waits
+for the calls in flight, and every call after it (the `rules` and `herd` properties too) raises
+MorabarabaError, "the database is closed".
+
 `Database.prove` answers a placing position whose table the database lacks (one of a database
 of the moving phase only, say) by searching forward to the positions its tables hold, as
 `morabaraba prove` does: the pure value, then the value under the ply limit. A search stopped by
@@ -65,6 +69,7 @@ import operator
 import os
 import pathlib
 import subprocess
+import threading
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
 
@@ -73,7 +78,7 @@ __version__ = "0.3.0"  # the library's too (mora_version(); checked by the tests
 __all__ = ["Database", "Result", "Proof", "MorabarabaError", "PositionError",
            "MissingTableError", "TableError", "check", "version"]
 
-_OK, _ERR_POSITION, _ERR_MISSING, _ERR_TABLE, _ERR_BUFFER = 0, 2, 3, 4, 5
+_OK, _ERR_ARGUMENT, _ERR_POSITION, _ERR_MISSING, _ERR_TABLE, _ERR_BUFFER = 0, 1, 2, 3, 4, 5
 _MOVE_CHARS = 16
 _METRIC_RULE, _METRIC_PURE = 0, 1  # mora_metric
 
@@ -322,13 +327,47 @@ def check(folders: Folders) -> None:
     _call(_lib.mora_check(*_folders(folders)))
 
 
+class _Calls:
+    """The calls in flight on a Database's handle, as a reader-writer lock: calls share the
+    handle (`with calls:`), close() takes it alone. The C library frees the tables in
+    mora_close while a call in flight may still read them, so close() waits for those calls,
+    and a call after it raises instead of reaching C."""
+
+    def __init__(self):
+        self._changed = threading.Condition(threading.Lock())
+        self._in_flight = 0
+        self._closed = False
+
+    def __enter__(self) -> None:
+        with self._changed:
+            if self._closed:
+                raise MorabarabaError(_ERR_ARGUMENT, "the database is closed")
+            self._in_flight += 1
+
+    def __exit__(self, *exc) -> None:
+        with self._changed:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._changed.notify_all()
+
+    def close(self, release) -> None:
+        """Refuses new calls, waits for those in flight, then calls `release` (once, whichever
+        close() gets there first; a second close() returns after it too)."""
+        with self._changed:
+            self._closed = True
+            self._changed.wait_for(lambda: not self._in_flight)
+            release()
+
+
 class Database:
-    """The tables of one rule set in one or more folders. Safe to probe from many threads."""
+    """The tables of one rule set in one or more folders. Safe to probe from many threads, and
+    to close while they probe (the module's docstring)."""
 
     def __init__(self, folders: Folders, cache_bytes: Optional[int] = None):
         """`folders`: one folder (a str or os.PathLike) or a list of them, probed together (the
         first holding a subspace wins). `cache_bytes` bounds the decoded blocks kept for all
         tables (default 64 MiB)."""
+        self._calls = _Calls()
         self._handle = ctypes.c_void_p()
         if cache_bytes is None:
             _call(_lib.mora_open(*_folders(folders), ctypes.byref(self._handle)))
@@ -338,9 +377,13 @@ class Database:
                                             ctypes.byref(self._handle)))
 
     def close(self) -> None:
-        if self._handle:
-            _lib.mora_close(self._handle)
-            self._handle = ctypes.c_void_p()
+        """Frees the tables, after the calls other threads have in flight return; every call
+        after it raises MorabarabaError. Closing twice is allowed."""
+        def release():
+            if self._handle:
+                _lib.mora_close(self._handle)
+                self._handle = ctypes.c_void_p()
+        self._calls.close(release)
 
     def __enter__(self) -> "Database":
         return self
@@ -349,21 +392,25 @@ class Database:
         self.close()
 
     def __del__(self) -> None:
-        self.close()
+        if hasattr(self, "_calls"):  # not when __init__ failed before setting it
+            self.close()
 
     @property
     def rules(self) -> str:
-        return _lib.mora_rules_name(self._handle).decode()
+        with self._calls:
+            return _lib.mora_rules_name(self._handle).decode()
 
     @property
     def herd(self) -> int:
         """The largest herd (cows a player starts with) whose whole game, placing included, the
         database holds; every smaller herd is held too. 0: the moving phase only."""
-        return _lib.mora_herd(self._handle)
+        with self._calls:
+            return _lib.mora_herd(self._handle)
 
     def probe(self, position: str) -> Result:
         r = _Result()
-        _call(_lib.mora_probe(self._handle, _position(position), ctypes.byref(r)))
+        with self._calls:
+            _call(_lib.mora_probe(self._handle, _position(position), ctypes.byref(r)))
         return Result._from_c(r)
 
     def probe_wdl(self, position: str) -> str:
@@ -371,7 +418,8 @@ class Database:
         WDL-only folder (`morabaraba export --streams wdl`) answers; there the others raise
         TableError saying that distances are not in the folder."""
         wdl = ctypes.c_int()
-        _call(_lib.mora_probe_wdl(self._handle, _position(position), ctypes.byref(wdl)))
+        with self._calls:
+            _call(_lib.mora_probe_wdl(self._handle, _position(position), ctypes.byref(wdl)))
         return _WDL[wdl.value]
 
     def probe_rule_wdl(self, position: str) -> str:
@@ -381,27 +429,31 @@ class Database:
         mill, and raises TableError saying they are not in the folder. PositionError for rules
         without a ply limit."""
         rule = ctypes.c_int()
-        _call(_lib.mora_probe_rule_wdl(self._handle, _position(position), ctypes.byref(rule)))
+        with self._calls:
+            _call(_lib.mora_probe_rule_wdl(self._handle, _position(position), ctypes.byref(rule)))
         return _RULE[rule.value]
 
     def moves(self, position: str, pure: bool = False) -> List[Tuple[str, Result]]:
         """Every legal move with the value it leads to, best first under the ply limit, or by
         pure distance with `pure` (the module's docstring)."""
         count = ctypes.c_size_t()
-        status = _lib.mora_moves_by(self._handle, _position(position), _metric(pure), None, 0,
-                                    ctypes.byref(count))
-        if status not in (_OK, _ERR_BUFFER):
-            _call(status)
-        buf = (_Move * count.value)()
-        _call(_lib.mora_moves_by(self._handle, _position(position), _metric(pure), buf,
-                                 count.value, ctypes.byref(count)))
+        encoded = _position(position)
+        with self._calls:
+            status = _lib.mora_moves_by(self._handle, encoded, _metric(pure), None, 0,
+                                        ctypes.byref(count))
+            if status not in (_OK, _ERR_BUFFER):
+                _call(status)
+            buf = (_Move * count.value)()
+            _call(_lib.mora_moves_by(self._handle, encoded, _metric(pure), buf, count.value,
+                                     ctypes.byref(count)))
         return [(m.move.decode(), Result._from_c(m.result)) for m in buf]
 
     def best_move(self, position: str, pure: bool = False) -> Optional[str]:
         """The first of moves(position, pure); None when the game is over."""
         buf = ctypes.create_string_buffer(_MOVE_CHARS)
-        _call(_lib.mora_best_move_by(self._handle, _position(position), _metric(pure), buf,
-                                     len(buf)))
+        with self._calls:
+            _call(_lib.mora_best_move_by(self._handle, _position(position), _metric(pure), buf,
+                                         len(buf)))
         return buf.value.decode() or None
 
     def best_line(self, position: str, max_plies: int = 1000, pure: bool = False) -> List[str]:
@@ -410,13 +462,15 @@ class Database:
         out to its end."""
         max_plies = _integer("max_plies", max_plies, _INT_MIN, _INT_MAX)
         needed = ctypes.c_size_t()
-        status = _lib.mora_best_line_by(self._handle, _position(position), _metric(pure),
-                                        max_plies, None, 0, ctypes.byref(needed))
-        if status != _ERR_BUFFER:
-            _call(status)
-        buf = ctypes.create_string_buffer(needed.value)
-        _call(_lib.mora_best_line_by(self._handle, _position(position), _metric(pure), max_plies,
-                                     buf, len(buf), None))
+        encoded = _position(position)
+        with self._calls:
+            status = _lib.mora_best_line_by(self._handle, encoded, _metric(pure), max_plies, None,
+                                            0, ctypes.byref(needed))
+            if status != _ERR_BUFFER:
+                _call(status)
+            buf = ctypes.create_string_buffer(needed.value)
+            _call(_lib.mora_best_line_by(self._handle, encoded, _metric(pure), max_plies, buf,
+                                         len(buf), None))
         return buf.value.decode().split()
 
     def prove(self, position: str, pure: bool = False, max_nodes: int = 0,
@@ -437,6 +491,7 @@ class Database:
         max_seconds = _seconds("max_seconds", max_seconds)
         memory_bytes = _integer("memory_bytes", memory_bytes, 0, _SIZE_MAX)
         p = _Proof()
-        _call(_lib.mora_prove(self._handle, _position(position), 1 if pure else 0, max_nodes,
-                              max_seconds, memory_bytes, ctypes.byref(p)))
+        with self._calls:
+            _call(_lib.mora_prove(self._handle, _position(position), 1 if pure else 0, max_nodes,
+                                  max_seconds, memory_bytes, ctypes.byref(p)))
         return Proof._from_c(p)

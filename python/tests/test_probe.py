@@ -275,6 +275,56 @@ class ProbeTest(unittest.TestCase):
                         call(bad)
             with self.assertRaises(TypeError):
                 db.probe(b"WWW...../.B....B./.....B.. w 0 0 0")
+    def test_close_while_probing(self):
+        """close() while other threads probe waits for the calls in flight (never frees what
+        they read) and every call after it raises MorabarabaError saying the database is
+        closed: 20 rounds in a child process, so that a crash fails the test instead of
+        ending pytest."""
+        script = """if True:
+            import sys, threading
+            sys.path.insert(0, sys.argv[1])
+            import morabaraba
+            pos = "WWW...../.B....B./.....B.. w 0 0 0"
+            for _ in range(20):
+                db = morabaraba.Database(sys.argv[2], cache_bytes=0)
+                start, raised = threading.Barrier(5), []
+                def probe():
+                    start.wait()
+                    try:
+                        while True:
+                            db.probe(pos)
+                            db.moves(pos)
+                    except morabaraba.MorabarabaError as e:
+                        raised.append(str(e))
+                threads = [threading.Thread(target=probe) for _ in range(4)]
+                for t in threads:
+                    t.start()
+                start.wait()
+                db.close()
+                for t in threads:
+                    t.join()
+                assert raised == ["the database is closed"] * 4, raised
+                for call in (db.probe, db.probe_wdl, db.best_move, db.moves, db.prove):
+                    try:
+                        call(pos)
+                        raise AssertionError(call.__name__ + " after close")
+                    except morabaraba.MorabarabaError as e:
+                        assert str(e) == "the database is closed", e
+                db.close()  # a second close does nothing
+            print("closed 20 times")
+        """
+        run = subprocess.run([sys.executable, "-c", script,
+                              os.path.dirname(os.path.dirname(morabaraba.__file__)),
+                              os.path.join(DB_ROOT, "morabaraba")],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual((run.returncode, run.stdout), (0, "closed 20 times\n"), run.stderr)
+        db = morabaraba.Database(os.path.join(DB_ROOT, "morabaraba"))
+        db.close()
+        for attribute in ("rules", "herd"):
+            with self.subTest(attribute=attribute), \
+                    self.assertRaisesRegex(morabaraba.MorabarabaError, "database is closed"):
+                getattr(db, attribute)
+
     def test_wdl_only_folder(self):
         """The WDL-only export of morabaraba/ answers probe_wdl as its source, and a full
         probe raises saying that distances are not in the folder."""
