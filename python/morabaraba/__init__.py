@@ -351,8 +351,8 @@ class _Calls:
                 self._changed.notify_all()
 
     def close(self, release) -> None:
-        """Refuses new calls, waits for those in flight, then calls `release` (once, whichever
-        close() gets there first; a second close() returns after it too)."""
+        """Refuses new calls, waits for those in flight, then calls `release`, alone (each
+        close() calls it: a second one finds nothing to free)."""
         with self._changed:
             self._closed = True
             self._changed.wait_for(lambda: not self._in_flight)
