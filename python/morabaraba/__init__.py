@@ -14,7 +14,8 @@
 Values are named as at every door of the project (docs/METRICS.md, "Names"): "win", "draw",
 "loss", and under the ply limit also "cursed-win" and "blessed-loss".
 
-`Database` takes one folder (a `str` or `os.PathLike`) or a list of them.
+`Database` takes one folder (a `str` or `os.PathLike`) or a list of them; a folder's path
+holding a NUL, which C would cut short, raises ValueError.
 
 Best moves follow one of two metrics (docs/METRICS.md). By default, under the ply limit: the
 rule value at the position's count first (win, cursed win, draw, blessed loss, loss), then for a
@@ -41,11 +42,11 @@ the libdir that `pkg-config morabaraba` gives; by the system's library search.
 
 Errors raise MorabarabaError, whose `status` is the C status code, or one of its subclasses:
 PositionError (also a ValueError) for a position string that does not parse (a NUL or another
-control character included: the string is never cut short) or a position the database cannot
-answer (hands that do not fit the turn order, more cows than its herd, cows in hand in a
-database of the moving phase only), MissingTableError (also a LookupError) when the
-position's subspace is not in the database, TableError for a missing, unreadable or damaged
-table file.
+control character included: the string is never cut short; a lone surrogate, which has no
+UTF-8, too) or a position the database cannot answer (hands that do not fit the turn order, more
+cows than its herd, cows in hand in a database of the moving phase only), MissingTableError
+(also a LookupError) when the position's subspace is not in the database, TableError for a
+missing, unreadable or damaged table file.
 
 A draw has no distance: `Result.distance` is None for it.
 
@@ -259,10 +260,15 @@ Folders = Union[str, bytes, os.PathLike, Sequence[Union[str, bytes, os.PathLike]
 
 
 def _folders(folders: Folders):
-    """One folder (a str, bytes or os.PathLike) or a sequence of them, for the C interface."""
+    """One folder (a str, bytes or os.PathLike) or a sequence of them, for the C interface:
+    whole, so never with a NUL, where C would cut the path short and open another folder."""
     if isinstance(folders, (str, bytes, os.PathLike)):
         folders = [folders]
     encoded = [os.fsencode(f) for f in folders]
+    for path in encoded:
+        nul = path.find(b"\0")
+        if nul >= 0:
+            raise ValueError(f"the folder {os.fsdecode(path)!r} holds a NUL at {nul}")
     return (ctypes.c_char_p * len(encoded))(*encoded), len(encoded)
 
 
@@ -272,7 +278,8 @@ def _metric(pure: bool) -> int:
 
 def _position(position: str) -> bytes:
     """The position as the C library takes it: whole, so never with a NUL (where C would cut it
-    short) or another control character, which the CLI and the server refuse too."""
+    short) or another control character, which the CLI and the server refuse too, and in UTF-8,
+    so never with a lone surrogate (which has none)."""
     if not isinstance(position, str):
         raise TypeError(f"a position is a str, not {type(position).__name__}")
     bad = next((c for c in position if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0), None)
@@ -280,7 +287,12 @@ def _position(position: str) -> bytes:
         raise PositionError(_ERR_POSITION,
                             f"the position holds control character U+{ord(bad):04X} at "
                             f"{position.index(bad)}")
-    return position.encode()
+    try:
+        return position.encode()
+    except UnicodeEncodeError as e:
+        raise PositionError(_ERR_POSITION, f"the position holds lone surrogate "
+                            f"U+{ord(position[e.start]):04X} at {e.start}, which has no "
+                            "UTF-8") from None
 
 
 def _integer(name: str, value, low: int, high: int) -> int:

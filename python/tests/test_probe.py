@@ -275,6 +275,23 @@ class ProbeTest(unittest.TestCase):
                         call(bad)
             with self.assertRaises(TypeError):
                 db.probe(b"WWW...../.B....B./.....B.. w 0 0 0")
+            # A lone surrogate has no UTF-8: a position error too, not a UnicodeEncodeError.
+            for bad in ["\ud800", "WWW...../.B....B./.....B.. w 0 0 0\udcff"]:
+                for call in (db.probe, db.probe_wdl, db.probe_rule_wdl, db.moves, db.best_move,
+                             db.best_line, db.prove):
+                    with self.subTest(position=bad, call=call.__name__), \
+                            self.assertRaisesRegex(morabaraba.PositionError, "surrogate"):
+                        call(bad)
+        # A folder's path with a NUL would be cut short in C (opening the folder before it):
+        # refused, as str, bytes and path-like, alone or in a list, by check() too.
+        folder = os.path.join(DB_ROOT, "morabaraba")
+        for bad in [folder + "\x00junk", os.fsencode(folder) + b"\x00",
+                    pathlib.Path(folder + "\x00junk"), [folder, folder + "\x00"]]:
+            for call in (morabaraba.Database, morabaraba.check):
+                with self.subTest(folders=bad, call=call.__name__), \
+                        self.assertRaisesRegex(ValueError, "NUL"):
+                    call(bad)
+
     def test_close_while_probing(self):
         """close() while other threads probe waits for the calls in flight (never frees what
         they read) and every call after it raises MorabarabaError saying the database is
