@@ -510,6 +510,27 @@ def cursed(browser, origin, check):
     browser.screenshot(os.path.join(OUT_DIR, "11-cursed.png"))
 
 
+def by_search(browser, origin, check):
+    """The herd-4 start, whose placing tables the house rules' folders lack (herd 3's whole game,
+    and moving tables up to 4v4): its value proved by search, as the command line proves it,
+    marked so, with no moves or line, and no error."""
+    start4 = START.replace("3 3", "4 4")
+    answer = cli(HOUSE, "probe", "--json", start4)
+    check(answer.get("proved_by") == "search", f"the command line's {answer}")
+    browser.navigate(url(origin, start4))
+    shown = browser.page(start4, with_line=False)
+    value = (f"White to move: {answer['value']}; under the ply limit {answer['rule_value']}"
+             f" (proved by search, {answer['search_nodes']} nodes)")
+    check(shown["value"] == value and not shown["error"] and not shown["moves"],
+          f"value {shown['value']!r} (the command line's {value!r}), error {shown['error']!r},"
+          f" moves {shown['moves']}")
+    why = browser.evaluate("document.getElementById('why').textContent")
+    line = browser.evaluate("document.getElementById('line').textContent")
+    check("proved its value by searching" in why and "proved by search" in line,
+          f"why {why!r}, line {line!r}")
+    browser.screenshot(os.path.join(OUT_DIR, "12-by-search.png"))
+
+
 def every_preset(browser, origin, check):
     """Each database served opens from its rules alone: a whole-game folder on its start, one
     of the moving phase in the editor, on an empty board the command line refuses as the page
@@ -590,7 +611,7 @@ def main():
             origin = re.match(r"listening on (http://[0-9.:]+)/", server.stdout.readline()).group(1)
             browser = Browser(chromium, profile)
             for scenario in (first_clicks, first_paint, editor, play, pure_toggle, statistics,
-                             koti_and_bars, cursed, every_preset, narrow):
+                             koti_and_bars, cursed, by_search, every_preset, narrow):
                 try:
                     scenario(browser, origin, check)
                 except (TimeoutError, RuntimeError, StopIteration, KeyError) as e:

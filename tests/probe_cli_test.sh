@@ -15,19 +15,48 @@ fail() {
   failures=$((failures + 1))
 }
 
-# expect_error DB POSITION MESSAGE: probe fails (exit 1) with one line naming the position and
-# containing MESSAGE, as text and as JSON.
+# expect_error DB POSITION MESSAGE [FLAGS...]: probe fails (exit 1) with one line naming the
+# position and containing MESSAGE, as text and as JSON.
 expect_error() {
   local db=$1 position=$2 message=$3 out status
+  shift 3
   status=0
-  out=$("$mora" probe --db "$db" "$position" 2>&1) || status=$?
+  out=$("$mora" probe --db "$db" "$@" "$position" 2>&1) || status=$?
   [ "$status" -eq 1 ] || fail "'$position' in $db: exit $status, expected 1: $out"
   [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "'$position': not one line: $out"
   [[ $out == "$position: error: "*"$message"* ]] || fail "'$position': '$out' lacks '$message'"
   status=0
-  out=$("$mora" probe --db "$db" --json "$position" 2>&1) || status=$?
+  out=$("$mora" probe --db "$db" --json "$@" "$position" 2>&1) || status=$?
   [ "$status" -eq 1 ] || fail "'$position' --json: exit $status, expected 1"
   [[ $out == *'"error":"'*"$message"* ]] || fail "'$position' --json: '$out' lacks '$message'"
+}
+
+# expect_searched DB WHOLE POSITION...: probe --json of each position in DB (which lacks its
+# table) answers the value and rule value that WHOLE's tables hold, proved by search, without
+# distances; probe --wdl --json too.
+expect_searched() {
+  local db=$1 whole=$2 out
+  shift 2
+  out=$(printf '%s\n' "$@" | "$mora" probe --db "$db" --json) || fail "probe --json in $db: exit $?: $out"
+  printf '%s\n' "$@" | "$mora" probe --db "$whole" --json | python3 -c '
+import json, sys
+searched = [json.loads(line) for line in sys.argv[1].splitlines()]
+whole = [json.loads(line) for line in sys.stdin]
+assert len(searched) == len(whole) == int(sys.argv[2]), (searched, whole)
+for s, w in zip(searched, whole):
+    assert s["position"] == w["position"] and "error" not in w, (s, w)
+    assert (s["value"], s["rule_value"]) == (w["value"], w["rule_value"]), (s, w)
+    assert s["proved_by"] == "search" and s["search_nodes"] > 0, s
+    assert s["distance"] is s["plies_to_mill"] is s["best_move"] is s["best_move_pure"] is None, s
+' "$out" $# || fail "probe --json in $db: not the values of $whole"
+  out=$(printf '%s\n' "$@" | "$mora" probe --db "$db" --json --wdl) || fail "probe --wdl in $db: exit $?"
+  printf '%s\n' "$@" | "$mora" probe --db "$whole" --json --wdl | python3 -c '
+import json, sys
+searched = [json.loads(line) for line in sys.argv[1].splitlines()]
+for s, w in zip(searched, (json.loads(line) for line in sys.stdin)):
+    assert s.pop("proved_by") == "search" and s.pop("search_nodes") > 0, s
+    assert s == w, (s, w)
+' "$out" || fail "probe --wdl --json in $db: not the values of $whole"
 }
 
 # expect_output DESCRIPTION PATTERN COMMAND...: the command succeeds and prints PATTERN (grep -E).
@@ -58,7 +87,8 @@ grep -q '"distance":9,' <<<"$out" || fail "non-UTF-8: the next line is not answe
 expect_error "$herd3" '......../......../........ w 4 4 0' 'needs a herd of 4 cows or more'
 expect_error "$herd3" 'W......./......../........ w 2 3 0' 'white to move while placing needs'
 expect_error "$herd3" 'WWWW..../BBB...../........ w 0 0 0' 'subspace 4v3 is not in the database'
-expect_error "$moving" "$start" 'the database holds the moving phase only'
+# Without the search, a placing position of a moving-only folder is refused saying why.
+expect_error "$moving" "$start" 'the database holds the moving phase only' --search-nodes 0
 expect_error "$msa" '......../......../........ w 3 3 1' 'the count must be 0 while placing'
 
 # A field too many: bars are mentioned only under presets that have them.
@@ -191,7 +221,11 @@ expect_error "$work/truncated" "$start" "/truncated/0v1+3+2.mtb: "  # its moves 
 expect_output "info beside a truncated table" '^whole game: none' "$mora" info --db "$work/truncated"
 cp -r "$herd3" "$work/deleted"
 rm "$work/deleted/0v0+3+3.mtb" "$work/deleted/2v3+1+0.mtb"
-expect_error "$work/deleted" "$start"   'the database holds the whole game for no herd (herd 3 lacks no 2v3+1+0.mtb; no 0v0+3+3.mtb)'
+expect_error "$work/deleted" "$start" \
+  'the database holds the whole game for no herd (herd 3 lacks no 2v3+1+0.mtb; no 0v0+3+3.mtb)' \
+  --search-nodes 0
+# With it, the search answers them through the placing tables that are left.
+expect_searched "$work/deleted" "$herd3" "$start" 'WWW...../BB....../........ b 0 1 0'
 out=$("$mora" check --db "$work/deleted" 2>&1) && fail "check of a folder with deleted tables: exit 0"
 grep -q '^missing: 0v0+3+3.mtb (subspace 0v0+3+3)$' <<<"$out" || fail "check: $out"
 grep -q '^missing: 2v3+1+0.mtb (subspace 2v3+1+0)$' <<<"$out" || fail "check: $out"
@@ -242,6 +276,47 @@ grep -q '^bad: .*/two-bad/2v3+1+0.mtb: ' <<<"$out" || fail "verify: $out"
 grep -q '^bad: 2v2+1+1: .*/two-bad/2v2+1+1.mtb: checksum mismatch' <<<"$out" || fail "verify: $out"
 grep -Eq '^verified [1-9][0-9]* positions in [1-9] tables: 0 errors, [2-9] bad tables$' <<<"$out" ||
   fail "verify: $out"
+
+# Placing positions of a folder of the moving phase only (herd 4's moving tables, linked) are
+# proved by search: the values of the whole game's tables, marked so, and never a guess.
+herd4=$root/herd4-morabaraba
+mkdir "$work/herd4-moving"
+for table in "$herd4"/*.mtb; do
+  [[ $(basename "$table") == *+* ]] || ln -s "$(realpath "$table")" "$work/herd4-moving/"
+done
+start4='......../......../........ w 4 4 0'
+expect_searched "$work/herd4-moving" "$herd4" "$start4" 'W......./......../........ b 3 4 0' \
+  'W.....B./W......B/........ w 2 2 0' 'WW.B..../B.W..B../........ b 0 1 0' \
+  'W.W...../B.B...../...B.... w 1 1 3'
+expect_searched "$moving" "$herd3" "$start" 'W......./......../........ b 2 3 0'
+expect_output "probe of the herd-4 start by search" \
+  '^\.{8}/\.{8}/\.{8} w 4 4 0: draw, under the ply limit draw \(proved by search, [0-9]+ nodes\)$' \
+  "$mora" probe --db "$work/herd4-moving" "$start4"
+expect_output "probe --moves by search" '^  \(no moves or line: a search proves the value' \
+  "$mora" probe --db "$work/herd4-moving" --moves "$start4"
+expect_output "probe --json --moves --line by search: null" '"line":null,.*"moves":null,' \
+  "$mora" probe --db "$work/herd4-moving" --json --moves --line "$start4"
+expect_error "$work/herd4-moving" "$start4" 'unknown within the limit of 1 node' --search-nodes 1
+expect_output "probe --json at the limit: value null" \
+  '"error":"unknown within the limit of 1 node",.*"proved_by":"search","rule_value":null,"search_nodes":[0-9]+,"value":null\}$' \
+  bash -c "'$mora' probe --db '$work/herd4-moving' --json --search-nodes 1 '$start4' || true"
+status=0
+out=$("$mora" probe --db "$work/herd4-moving" --wdl --search-nodes 1 "$start4") || status=$?
+[ "$status" -eq 1 ] && [[ $out == *": error: unknown within the limit of 1 node" ]] ||
+  fail "probe --wdl at the limit: exit $status: $out"
+expect_error "$work/herd4-moving" "$start4" 'the database holds the moving phase only' --search-nodes 0
+# A folder that lacks the moving tables the games reach is not searched.
+expect_error "$moving" "$start4" 'the database holds the moving phase only'
+# What prove proved (the folder's proofs.mpf) answers at once, within any limit.
+"$mora" prove --db "$work/herd4-moving" -q "$start4" >/dev/null || fail "prove of the herd-4 start"
+[ -f "$work/herd4-moving/proofs.mpf" ] || fail "prove wrote no proofs.mpf"
+expect_output "probe by the proof file" \
+  ' w 4 4 0: draw, under the ply limit draw \(proved by search, [1-9] nodes?\)$' \
+  "$mora" probe --db "$work/herd4-moving" --search-nodes 1 "$start4"
+printf 'damaged' >"$work/herd4-moving/proofs.mpf"
+expect_error "$work/herd4-moving" "$start4" "herd4-moving/proofs.mpf"
+expect_output "a damaged proof file fails only the searches" '^WWW\.{5}/BBB\.{5}/\.{8} w 0 0 0: ' \
+  "$mora" probe --db "$work/herd4-moving" 'WWW...../BBB...../........ w 0 0 0'
 
 [ "$failures" -eq 0 ] || exit 1
 echo "probe_cli: all passed"

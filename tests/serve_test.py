@@ -130,7 +130,7 @@ def without_explorer_fields(answer):
     """The server's probe answer in the form of `probe --json --moves`, without what it adds
     for the explorer: the position each move leads to, its flags, and game_over."""
     answer = {k: v for k, v in answer.items() if k != "game_over"}
-    if "moves" in answer:
+    if answer.get("moves") is not None:
         answer["moves"] = [{k: v for k, v in m.items() if k not in ("position", "flags")}
                            for m in answer["moves"]]
     return answer
@@ -387,8 +387,8 @@ class ServeTest(unittest.TestCase):
              400, "no database of rules '\ufffd' is served"),
             ("GET", query("/api/v1/probe", position="WWWW..../BBB...../........ w 0 0 0"),
              None, 404, "subspace 4v3 is not in the database"),
-            ("GET", query("/api/v1/line", position=herd3_start, rules="malom"), None, 404,
-             "moving phase only"),
+            ("GET", query("/api/v1/line", position=herd3_start.replace("3 3", "4 4"),
+                          rules="malom"), None, 404, "moving phase only"),
             ("GET", "/api/v2/probe", None, 404, "no such path"),
             ("DELETE", "/api/v1/probe", None, 405, "/api/v1/probe answers GET, POST, not DELETE"),
             ("POST", "/health", b"", 405, "/health answers GET, not POST"),
@@ -743,6 +743,108 @@ class DamagedTableTest(unittest.TestCase):
         # Never a wrong answer: what was answered is the intact folder's.
         expected = dict(zip(answers, cli([source], list(answers), "--moves")))
         self.assertEqual(answers, expected)
+
+
+class SearchTest(unittest.TestCase):
+    """Placing positions of a folder of the moving phase only (herd 4's moving tables, linked):
+    every route answers them by search as `probe --json` does, the values of the whole game's
+    tables marked "proved_by": "search"; a limit reached is a 404 that says so, never a guess."""
+
+    POSITIONS = ["......../......../........ w 4 4 0", "W......./......../........ b 3 4 0",
+                 "W.....B./W......B/........ w 2 2 0", "WW.B..../B.W..B../........ b 0 1 0",
+                 "W.W...../B.B...../...B.... w 1 1 3"]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.temp = tempfile.TemporaryDirectory()
+        cls.whole = os.path.join(DB_ROOT, "herd4-morabaraba")
+        cls.folder = os.path.join(cls.temp.name, "herd4-moving")
+        os.mkdir(cls.folder)
+        for name in os.listdir(cls.whole):
+            if name.endswith(".mtb") and "+" not in name:
+                os.symlink(os.path.realpath(os.path.join(cls.whole, name)),
+                           os.path.join(cls.folder, name))
+        cls.server = Server("--quiet", folders=[cls.folder])
+
+    @classmethod
+    def tearDownClass(cls):
+        status, _ = cls.server.stop()
+        cls.temp.cleanup()
+        assert status == 0, f"serve exit status {status}"
+
+    def test_probe_equals_cli_and_the_whole_game(self):
+        expected = cli([self.folder], self.POSITIONS, "--moves")
+        whole = cli([self.whole], self.POSITIONS)
+        for position, want, want_whole in zip(self.POSITIONS, expected, whole):
+            with self.subTest(position=position):
+                status, got = self.server.get_json(query("/api/v1/probe", position=position))
+                self.assertEqual(status, 200, got)
+                self.assertEqual(without_explorer_fields(got), want)
+                self.assertEqual((got["value"], got["rule_value"]),
+                                 (want_whole["value"], want_whole["rule_value"]))
+                self.assertEqual(got["proved_by"], "search")
+                self.assertGreater(got["search_nodes"], 0)
+                for field in ("distance", "plies_to_mill", "best_move", "best_move_pure",
+                              "moves", "game_over"):
+                    self.assertIsNone(got[field], field)
+                status, line = self.server.get_json(query("/api/v1/line", position=position))
+                self.assertEqual(status, 200, line)
+                self.assertIsNone(line["line"])
+                self.assertEqual(line["value"], got["value"])
+                status, mainline = self.server.get_json(
+                    query("/api/v1/mainline", position=position, pure=1))
+                self.assertEqual(status, 200, mainline)
+                self.assertIsNone(mainline["mainline"])
+                self.assertEqual(mainline["metric"], "pure")
+        status, body = self.server.request("POST", "/api/v1/probe",
+                                           "\n".join(self.POSITIONS).encode())
+        self.assertEqual(status, 200)
+        self.assertEqual([without_explorer_fields(json.loads(line))
+                          for line in body.decode().splitlines()], expected)
+
+    def test_wdl_equals_cli_and_the_whole_game(self):
+        expected = cli([self.folder], self.POSITIONS, "--wdl")
+        whole = cli([self.whole], self.POSITIONS, "--wdl")
+        status, body = self.server.request("POST", "/api/v1/wdl",
+                                           "\n".join(self.POSITIONS).encode())
+        self.assertEqual(status, 200)
+        self.assertEqual([json.loads(line) for line in body.decode().splitlines()], expected)
+        for position, want, want_whole in zip(self.POSITIONS, expected, whole):
+            with self.subTest(position=position):
+                status, got = self.server.get_json(query("/api/v1/wdl", position=position))
+                self.assertEqual((status, got), (200, want))
+                self.assertEqual(got.pop("proved_by"), "search")
+                self.assertGreater(got.pop("search_nodes"), 0)
+                self.assertEqual(got, want_whole)
+
+    def test_limits(self):
+        """--search-nodes 1: unknown, a 404 with the fields of `probe --json --search-nodes 1`;
+        --search-nodes 0: no search, the moving-only folder's error."""
+        start = self.POSITIONS[0]
+        want = cli([self.folder], [start], "--moves", "--search-nodes", "1")[0]
+        self.assertEqual(want["error"], "unknown within the limit of 1 node")
+        server = Server("--quiet", "--search-nodes", "1", folders=[self.folder])
+        try:
+            status, got = server.get_json(query("/api/v1/probe", position=start))
+            self.assertEqual(status, 404, got)
+            self.assertEqual(without_explorer_fields(got), want)
+            self.assertIsNone(got["value"])
+            self.assertIsNone(got["rule_value"])
+            status, got = server.get_json(query("/api/v1/wdl", position=start))
+            self.assertEqual(status, 404, got)
+            self.assertEqual(got, cli([self.folder], [start], "--wdl", "--search-nodes", "1")[0])
+            status, body = server.request("POST", "/api/v1/wdl", start.encode())
+            self.assertEqual(status, 200)
+            self.assertEqual(json.loads(body)["error"], "unknown within the limit of 1 node")
+        finally:
+            self.assertEqual(server.stop()[0], 0)
+        server = Server("--quiet", "--search-nodes", "0", folders=[self.folder])
+        try:
+            status, got = server.get_json(query("/api/v1/probe", position=start))
+            self.assertEqual(status, 404, got)
+            self.assertIn("the database holds the moving phase only", got["error"])
+        finally:
+            self.assertEqual(server.stop()[0], 0)
 
 
 class WdlOnlyTest(unittest.TestCase):

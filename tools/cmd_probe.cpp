@@ -43,6 +43,12 @@ int run_probe(const std::vector<std::string>& args) {
       "pure",
       "with --moves or --line: order the moves and play the line by pure distance (no ply "
       "limit), so that a cursed win or a blessed loss plays out to its end")(
+      "search-nodes", po::value<std::uint64_t>()->default_value(PlacingSearch::kDefaultMaxNodes),
+      "a placing position whose table the folder lacks (a folder of the moving phase only) is "
+      "proved by a search forward to its moving tables (as `prove` does, with the folder's "
+      "proof file) within this many nodes: its value and rule value, marked proved by search "
+      "(JSON: proved_by, search_nodes; no distances, moves or line); a limit reached answers "
+      "\"unknown within the limit\", never a guess. 0: no search")(
       "position", po::value<std::vector<std::string>>(), "positions (else one per line on stdin)");
   po::positional_options_description positional;
   positional.add("position", -1);
@@ -58,11 +64,15 @@ int run_probe(const std::vector<std::string>& args) {
             "then draws, then the slowest loss, then the rule's order. Moves equal in both\n"
             "go by their points in the position string's order (from, to, shot). Every\n"
             "answer names both best moves (JSON: best_move, best_move_pure); without a ply\n"
-            "limit they are the same.",
+            "limit they are the same.\n\n"
+            "A placing position whose table the folder lacks is proved by search\n"
+            "(--search-nodes): its value, and under the ply limit its rule value, \"proved\n"
+            "by search\".",
             options, args, &positional);
   if (!vm) return 0;
   const std::vector<std::filesystem::path> folders = database_folders(*vm);
   const Database db(folders);
+  const PlacingSearch search(db, folders, (*vm)["search-nodes"].as<std::uint64_t>());
   const Board& board = db.game().board();
   const bool json = vm->count("json"), with_moves = vm->count("moves"),
              with_line = vm->count("line"), pure = vm->count("pure");
@@ -79,18 +89,29 @@ int run_probe(const std::vector<std::string>& args) {
   auto answer = [&](const std::string& text) {
     try {
       if (wdl_only) {
-        const nlohmann::json j = wdl_json(db, text);
+        const nlohmann::json j = wdl_json(db, text, &search);
         std::cout << (json ? dump_line(j) : text + ": " + wdl_text(j)) << '\n';
+        if (j.contains("error")) ++failures;
         return;
       }
       if (json) {
-        std::cout << dump_line(answer_json(db, text,
-                                           {.moves = with_moves, .line = with_line, .pure = pure}))
-                  << '\n';
+        const nlohmann::json j =
+            answer_json(db, text, {.moves = with_moves, .line = with_line, .pure = pure}, &search);
+        std::cout << dump_line(j) << '\n';
+        if (j.contains("error")) ++failures;
         return;
       }
       require_utf8(text);
       const Position pos = parse_position(text, db.rules());
+      if (search.answers(pos)) {
+        const PlacingSearch::Proof proof = search.prove(pos);
+        std::cout << text << ": " << search.to_text(proof) << '\n';
+        if (!proof.known())
+          ++failures;
+        else if (with_moves || with_line)
+          std::cout << "  (no moves or line: a search proves the value, not the distances)\n";
+        return;
+      }
       const ProbeResult r = db.probe(pos);
       const auto ranked = db.moves(pos, metric);
       std::cout << text << ": " << to_text(r) << best_moves_text(board, ranked) << '\n';

@@ -41,10 +41,13 @@ int run_serve(const std::vector<std::string>& args) {
       "threads serving connections (and as many for long answers: batches, main lines, "
       "statistics)")("max-connections", po::value<int>()->default_value(1024),
                      "connections open at once (more wait until one closes)")(
-      "quiet", "no log line per request");
+      "search-nodes", po::value<std::uint64_t>()->default_value(PlacingSearch::kDefaultMaxNodes),
+      "a placing position whose table a folder lacks (a folder of the moving phase only) is "
+      "proved by a search within this many nodes, as `probe --search-nodes` does (JSON: "
+      "proved_by, search_nodes); 0: no search")("quiet", "no log line per request");
   auto vm = parse("serve",
                   "--db DIR [--db DIR ...] [--bind ADDR] [--port P] [--threads T]\n"
-                  "      [--max-connections N] [--quiet]\n\n"
+                  "      [--max-connections N] [--search-nodes N] [--quiet]\n\n"
                   "Answers probes over HTTP as JSON (GET /api/v1/probe?position=P, GET\n"
                   "/api/v1/line?position=P, GET /api/v1/mainline?position=P, POST\n"
                   "/api/v1/probe with one position per line, GET\n"
@@ -58,7 +61,8 @@ int run_serve(const std::vector<std::string>& args) {
                   "each request and 5 s to take its answer; bodies are limited to 1 MiB and\n"
                   "10,000 positions. A port in use is an error. Logs one line per request\n"
                   "(method, path, status, microseconds) on stderr; SIGINT or SIGTERM stops it\n"
-                  "once the answers in progress are sent.",
+                  "once the answers in progress are sent. A placing position whose table a\n"
+                  "folder lacks is proved by search (--search-nodes), marked proved by search.",
                   options, args);
   if (!vm) return 0;
   const int port = (*vm)["port"].as<int>(), threads = (*vm)["threads"].as<int>(),
@@ -78,9 +82,11 @@ int run_serve(const std::vector<std::string>& args) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   const ServedDatabases databases(database_folders(*vm));
-  ProbeServer server(databases, {.threads = static_cast<std::size_t>(threads),
-                                 .max_connections = static_cast<std::size_t>(connections),
-                                 .log_requests = !vm->count("quiet")});
+  ProbeServer server(databases,
+                     {.threads = static_cast<std::size_t>(threads),
+                      .max_connections = static_cast<std::size_t>(connections),
+                      .log_requests = !vm->count("quiet")},
+                     (*vm)["search-nodes"].as<std::uint64_t>());
   const std::string address = (*vm)["bind"].as<std::string>();
   const int bound = server.bind(address, port);
   for (const auto& db : databases.all())

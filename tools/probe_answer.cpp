@@ -1,11 +1,95 @@
 #include "tools/probe_answer.h"
 
 #include <algorithm>
+#include <bit>
+#include <system_error>
 
 #include "game/notation.h"
 #include "tools/utf8.h"
 
 namespace mora::tools {
+
+PlacingSearch::PlacingSearch(const Database& db, const std::vector<std::filesystem::path>& folders,
+                             std::uint64_t max_nodes)
+    : db_(db), max_nodes_(max_nodes) {
+  if (max_nodes == 0) return;
+  for (const auto& folder : folders) {
+    const std::filesystem::path file = folder / kProofFileName;
+    std::error_code error;
+    if (!std::filesystem::exists(file, error)) continue;
+    try {
+      store_.emplace(ProofStore::read(file, db.rules()));
+    } catch (const std::exception& e) {
+      store_error_ = e.what();
+    }
+    return;
+  }
+}
+
+bool PlacingSearch::answers(const Position& pos) const {
+  if (max_nodes_ == 0 || !pos.placing() || pos.has_bars()) return false;
+  const Color us = pos.side_to_move, them = opposite(us);
+  const Subspace s{pos.on_board(us), pos.on_board(them), pos.in_hand[us], pos.in_hand[them]};
+  if (db_.table(s)) return false;
+  const std::string name = s.name() + ".mtb";
+  for (const TableCheck& c : db_.unreadable())
+    if (c.file.filename() == name) return false;
+  // The moving phase its games reach: each side with its cows or fewer after shots.
+  for (int m = 3; m <= pos.total(kWhite); ++m)
+    for (int o = 3; o <= pos.total(kBlack); ++o)
+      if (!db_.table(Subspace{m, o}) || !db_.table(Subspace{o, m})) return false;
+  return true;
+}
+
+PlacingSearch::Proof PlacingSearch::prove(const Position& pos) const {
+  if (!store_error_.empty()) throw TableError(store_error_);
+  Proof proof;
+  proof.has_rule_part = db_.rules().ply_limit > 0;
+  // The table fits the limit: 16 bytes a position kept, and room for twice the nodes.
+  const std::size_t table_bytes =
+      max_nodes_ >= kTableBytes / 32
+          ? kTableBytes
+          : std::max<std::size_t>(std::bit_ceil(max_nodes_) * 32, std::size_t{1} << 20);
+  ProofSearch search(db_, table_bytes);
+  if (store_) search.use(&*store_);
+  // As `morabaraba prove`: the pure value, then the value under the rules within its bounds
+  // (a pure win is a win or a draw under them), each search within the limit.
+  const SearchLimits limits{.max_nodes = max_nodes_};
+  const ProvedValue pure = search.prove(pos, SearchQuestion::kPure, limits);
+  if (pure) proof.value = wdl_of(*pure);
+  if (pure && proof.has_rule_part) {
+    const ProvedValue rule = search.prove(pos, SearchQuestion::kUnderTheRules, limits,
+                                          std::min(*pure, 0), std::max(*pure, 0));
+    if (rule) proof.rule = rule_value_of(*pure, *rule);
+  }
+  proof.nodes = search.stats().nodes;
+  return proof;
+}
+
+nlohmann::json PlacingSearch::to_json(const Proof& proof) const {
+  const bool known = proof.known();
+  nlohmann::json j;
+  j["value"] = known ? nlohmann::json(wdl_name(*proof.value)) : nlohmann::json();
+  j["distance"] = nullptr;
+  if (proof.has_rule_part) {
+    j["rule_value"] = known ? nlohmann::json(rule_wdl_name(*proof.rule)) : nlohmann::json();
+    j["plies_to_mill"] = nullptr;
+  }
+  j["proved_by"] = "search";
+  j["search_nodes"] = proof.nodes;
+  if (!known) j["error"] = "unknown within the limit of " + count_of(max_nodes_, "node", "nodes");
+  return j;
+}
+
+std::string PlacingSearch::to_text(const Proof& proof) const {
+  const std::string cost = count_of(proof.nodes, "node", "nodes");
+  if (!proof.known())
+    return "error: unknown within the limit of " + count_of(max_nodes_, "node", "nodes") + " (" +
+           cost + " searched)";
+  std::string s = wdl_name(*proof.value);
+  if (proof.has_rule_part) s += std::string(", under the ply limit ") + rule_wdl_name(*proof.rule);
+  return s + " (proved by search, " + cost + ")";
+}
 
 nlohmann::json to_json(const ProbeResult& r) {
   nlohmann::json j;
@@ -60,11 +144,23 @@ nlohmann::json flags_json(const Game& game, const Position& pos, const Move& m,
 
 }  // namespace
 
-nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts) {
+nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts,
+                           const PlacingSearch* search) {
   require_utf8(position);
   const Board& board = db.game().board();
   const Position pos = parse_position(position, db.rules());
   const Metric metric = parts.pure ? Metric::kPure : Metric::kUnderTheRules;
+  if (search && search->answers(pos)) {
+    nlohmann::json j = search->to_json(search->prove(pos));
+    j["position"] = position;
+    if (parts.explain) j["game_over"] = game_over_json(db.game(), pos);
+    j["best_move"] = j["best_move_pure"] = nullptr;
+    j["metric"] = parts.pure ? "pure" : "rule";
+    if (parts.moves) j["moves"] = nullptr;
+    if (parts.line) j["line"] = nullptr;
+    if (parts.mainline) j["mainline"] = nullptr;
+    return j;
+  }
   nlohmann::json j = to_json(db.probe(pos));
   j["position"] = position;
   if (parts.explain) j["game_over"] = game_over_json(db.game(), pos);
@@ -106,9 +202,17 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
   return j;
 }
 
-nlohmann::json wdl_json(const Database& db, std::string_view position) {
+nlohmann::json wdl_json(const Database& db, std::string_view position,
+                        const PlacingSearch* search) {
   require_utf8(position);
   const Position pos = parse_position(position, db.rules());
+  if (search && search->answers(pos)) {
+    nlohmann::json j = search->to_json(search->prove(pos));
+    j.erase("distance");
+    j.erase("plies_to_mill");
+    j["position"] = position;
+    return j;
+  }
   nlohmann::json j{{"position", position}, {"value", wdl_name(db.probe_wdl(pos))}};
   if (db.rules().ply_limit == 0) return j;
   try {
@@ -121,12 +225,18 @@ nlohmann::json wdl_json(const Database& db, std::string_view position) {
 }
 
 std::string wdl_text(const nlohmann::json& answer) {
+  if (answer.contains("error")) return "error: " + answer["error"].get<std::string>();
   std::string s = answer["value"];
-  if (!answer.contains("rule_value")) return s;
-  if (answer["rule_value"].is_null())
-    return s +
-           ", under the ply limit not known here: " + answer["rule_value_error"].get<std::string>();
-  return s + ", under the ply limit " + answer["rule_value"].get<std::string>();
+  if (answer.contains("rule_value")) {
+    if (answer["rule_value"].is_null())
+      return s + ", under the ply limit not known here: " +
+             answer["rule_value_error"].get<std::string>();
+    s += ", under the ply limit " + answer["rule_value"].get<std::string>();
+  }
+  if (answer.contains("proved_by"))
+    s += " (proved by search, " +
+         count_of(answer["search_nodes"].get<std::uint64_t>(), "node", "nodes") + ")";
+  return s;
 }
 
 nlohmann::json error_json(std::string_view position, std::string_view message) {

@@ -41,6 +41,14 @@ HttpAnswer json_answer(const nlohmann::json& body) {
   return {.content_type = kJson, .body = dump_line(body) + '\n'};
 }
 
+// A probe's answer, a 404 where it carries an error (a search that reached its limit: the
+// position is not found within it).
+HttpAnswer probe_answer(const nlohmann::json& body) {
+  HttpAnswer answer = json_answer(body);
+  if (body.contains("error")) answer.status = 404;
+  return answer;
+}
+
 // The request's parameters, each one that `route` ("GET /api/v1/probe") takes and given once;
 // throws ParseError naming the first that is not.
 ProbeServer::Parameters parameters(const HttpRequest& req, const std::string& route,
@@ -103,8 +111,9 @@ std::string by_folder_names(const FolderNames& names, std::string message) {
 }
 
 // wdl_json(), its rule_value_error by folder names.
-nlohmann::json wdl_answer(const FolderNames& names, const Database& db, std::string_view position) {
-  nlohmann::json j = wdl_json(db, position);
+nlohmann::json wdl_answer(const FolderNames& names, const Database& db, std::string_view position,
+                          const PlacingSearch* search) {
+  nlohmann::json j = wdl_json(db, position, search);
   if (j.contains("rule_value_error"))
     j["rule_value_error"] = by_folder_names(names, j["rule_value_error"].get<std::string>());
   return j;
@@ -239,8 +248,11 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
 
 }  // namespace
 
-ProbeServer::ProbeServer(const ServedDatabases& databases, const HttpServerOptions& options)
+ProbeServer::ProbeServer(const ServedDatabases& databases, const HttpServerOptions& options,
+                         std::uint64_t search_nodes)
     : databases_(databases), http_(options) {
+  for (const auto& db : databases.all())
+    searches_.push_back(std::make_unique<PlacingSearch>(*db, databases.folders(*db), search_nodes));
   // Errors name tables by the folder as given (Database's messages): "data/x/4v4.mtb".
   for (const auto& db : databases.all())
     for (const auto& f : databases.folders(*db)) {
@@ -257,6 +269,12 @@ HttpAnswer ProbeServer::error(int status, std::string message) const {
   HttpAnswer answer = json_answer({{"error", by_folder_names(folder_names_, std::move(message))}});
   answer.status = status;
   return answer;
+}
+
+const PlacingSearch* ProbeServer::search_of(const Database& db) const {
+  for (const auto& search : searches_)
+    if (&search->database() == &db) return search.get();
+  return nullptr;
 }
 
 void ProbeServer::add_api_route(const std::string& method, const std::string& path,
@@ -276,21 +294,25 @@ void ProbeServer::add_api_route(const std::string& method, const std::string& pa
 
 void ProbeServer::add_routes() {
   const ServedDatabases& dbs = databases_;
-  add_api_route("GET", "/api/v1/probe", {"position", "rules", "pure"},
-                [&dbs](const Parameters& p, std::string_view) {
-                  return json_answer(answer_json(requested(dbs, p), required(p, "position"),
-                                                 requested_parts(kProbeParts, p)));
-                });
-  add_api_route("GET", "/api/v1/line", {"position", "rules", "pure"},
-                [&dbs](const Parameters& p, std::string_view) {
-                  return json_answer(answer_json(requested(dbs, p), required(p, "position"),
-                                                 requested_parts({.line = true}, p)));
-                });
+  // A search takes up to seconds: where one may run, a probe runs on the pool of long answers.
+  const bool searching =
+      std::ranges::any_of(searches_, [](const auto& s) { return s->max_nodes(); });
+  const auto probe = [this, &dbs](const Parameters& p, AnswerParts parts) {
+    const Database& db = requested(dbs, p);
+    return probe_answer(
+        answer_json(db, required(p, "position"), requested_parts(parts, p), search_of(db)));
+  };
+  add_api_route(
+      "GET", "/api/v1/probe", {"position", "rules", "pure"},
+      [probe](const Parameters& p, std::string_view) { return probe(p, kProbeParts); }, searching);
+  add_api_route(
+      "GET", "/api/v1/line", {"position", "rules", "pure"},
+      [probe](const Parameters& p, std::string_view) { return probe(p, {.line = true}); },
+      searching);
   add_api_route(
       "GET", "/api/v1/mainline", {"position", "rules", "pure"},
-      [&dbs](const Parameters& p, std::string_view) {
-        return json_answer(answer_json(requested(dbs, p), required(p, "position"),
-                                       requested_parts({.explain = true, .mainline = true}, p)));
+      [probe](const Parameters& p, std::string_view) {
+        return probe(p, {.explain = true, .mainline = true});
       },
       /*long_running=*/true);
   add_api_route("GET", "/api/v1/position", {"position", "sanmill", "rules"},
@@ -309,22 +331,28 @@ void ProbeServer::add_routes() {
         const Database& db = requested(dbs, p);
         const AnswerParts parts = requested_parts(kProbeParts, p);
         return answer_batch(
-            folder_names_, [&](std::string_view line) { return answer_json(db, line, parts); },
+            folder_names_,
+            [&](std::string_view line) { return answer_json(db, line, parts, search_of(db)); },
             body);
       },
       /*long_running=*/true);
   add_api_route(
       "GET", "/api/v1/wdl", {"position", "rules"},
       [this, &dbs](const Parameters& p, std::string_view) {
-        return json_answer(wdl_answer(folder_names_, requested(dbs, p), required(p, "position")));
-      });
+        const Database& db = requested(dbs, p);
+        return probe_answer(wdl_answer(folder_names_, db, required(p, "position"), search_of(db)));
+      },
+      searching);
   add_api_route(
       "POST", "/api/v1/wdl", {"rules"},
       [this, &dbs](const Parameters& p, std::string_view body) {
         const Database& db = requested(dbs, p);
         return answer_batch(
             folder_names_,
-            [&](std::string_view line) { return wdl_answer(folder_names_, db, line); }, body);
+            [&](std::string_view line) {
+              return wdl_answer(folder_names_, db, line, search_of(db));
+            },
+            body);
       },
       /*long_running=*/true);
   const nlohmann::json info = info_json(dbs);

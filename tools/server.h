@@ -24,23 +24,32 @@
 //   GET  /  (and its files)                  the explorer, /api/v1/info inlined in its page
 // R names the rules of one of the databases served (default: the first), B is 0 (default: moves
 // ordered and the line played by the rule's metric) or 1 (by the pure metric, docs/METRICS.md).
+// A placing position whose table a database lacks (a folder of the moving phase only) is proved
+// by search (PlacingSearch, tools/probe_answer.h) where the probe, line, mainline and wdl routes
+// get it, as `probe --json` answers it: "proved_by": "search", no distances, moves or lines.
 // Errors answer {"error": "..."}: 400 for a bad position or parameter (the message the command
 // line gives; a parameter the route does not take, or one given twice), 404 for a position
-// outside the databases and for distances a WDL-only folder does not hold, 413 for a batch of more
-// than kMaxBatchPositions, 500 for a damaged table, and those HttpServer answers itself. No answer
-// names a folder by its place on the server's disk: folders are named by their own names
-// ("morabaraba-herd4").
+// outside the databases and for distances a WDL-only folder does not hold (and for a search that
+// reached its limit: the answer as probe's, value null, "error": "unknown within the limit of N
+// nodes"), 413 for a batch of more than kMaxBatchPositions, 500 for a damaged table (or proof
+// file), and those HttpServer answers itself. No answer names a folder by its place on the
+// server's disk: folders are named by their own names ("morabaraba-herd4"). A search takes up
+// to seconds: where searches are allowed, the GET probe, line and wdl routes run on the pool of
+// long answers.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "tools/http_server.h"
+#include "tools/probe_answer.h"
 #include "tools/served_databases.h"
 
 namespace mora::tools {
@@ -49,7 +58,10 @@ class ProbeServer {
  public:
   static constexpr std::size_t kMaxBatchPositions = 10'000;
 
-  ProbeServer(const ServedDatabases& databases, const HttpServerOptions& options);
+  // `search_nodes`: the limit of each search of a placing position whose table a database lacks
+  // (0: none is searched, and such positions are not found).
+  ProbeServer(const ServedDatabases& databases, const HttpServerOptions& options,
+              std::uint64_t search_nodes = PlacingSearch::kDefaultMaxNodes);
   int bind(const std::string& address, int port) { return http_.bind(address, port); }
   void listen() { http_.listen(); }
   void stop() { http_.stop(); }
@@ -68,6 +80,9 @@ class ProbeServer {
   HttpAnswer error(int status, std::string message) const;
 
   const ServedDatabases& databases_;
+  // Each database's search, by its place in databases_.all().
+  std::vector<std::unique_ptr<PlacingSearch>> searches_;
+  const PlacingSearch* search_of(const Database& db) const;
   // Each served folder as given and as clients see it (its own name), longest first.
   using FolderNames = std::vector<std::pair<std::string, std::string>>;
   FolderNames folder_names_;

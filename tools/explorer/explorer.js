@@ -157,7 +157,7 @@ function drawSides() {
 // A board click while playing: the points of a move one by one (from, to, shot); a move is
 // played as soon as the points clicked are all of it.
 function clickPoint(name) {
-  const moves = state.answer && !gameOver(state.answer) ? state.answer.moves : [];
+  const moves = state.answer && !gameOver(state.answer) ? state.answer.moves || [] : [];
   if (state.play && fieldsOf(state.position).side !== state.play.human) return;
   const clicked = [...state.clicked, name];
   const fits = moves.filter((m) => clicked.every((p, i) => movePoints(m.move)[i] === p));
@@ -202,13 +202,22 @@ const EXPLAIN = {
 };
 
 // Whether the game has ended at `answer`'s position: no moves, or under the rules the ply limit.
-const gameOver = (answer) => answer.moves.length === 0 || (answer.game_over && !state.pure);
+// A value proved by search lists no moves: there, why the game has ended says it.
+const gameOver = (answer) =>
+  (answer.moves ? answer.moves.length === 0 : Boolean(answer.game_over)) ||
+  Boolean(answer.game_over && !state.pure);
+
+// Whether the server proved the value by searching forward to its tables (a placing position
+// of a folder that lacks its table): a value without distances, moves or a line.
+const bySearch = (answer) => answer.proved_by === "search";
 
 function describe(r) {
   const side = colourName(fieldsOf(state.position).side);
   let s = `${side} to move: ${r.value}`;
   if (r.distance !== null) s += ` in ${r.distance} ${r.distance === 1 ? "ply" : "plies"}`;
   if (r.rule_value !== undefined) s += `; under the ply limit ${ruleText(r)}`;
+  if (bySearch(r))
+    s += ` (proved by search, ${r.search_nodes} ${r.search_nodes === 1 ? "node" : "nodes"})`;
   return s;
 }
 
@@ -216,8 +225,13 @@ function drawValue() {
   const a = state.answer;
   $("value").textContent = a ? describe(a) + (gameOver(a) ? " (the game is over)" : "") : "";
   const explained = new Set();
-  if (a) for (const r of [a, ...a.moves]) if (EXPLAIN[r.rule_value]) explained.add(r.rule_value);
+  if (a)
+    for (const r of [a, ...(a.moves || [])]) if (EXPLAIN[r.rule_value]) explained.add(r.rule_value);
   const why = [...explained].map((k) => EXPLAIN[k]);
+  if (a && bySearch(a))
+    why.push("No table of this database holds the position: the server proved its value by " +
+             "searching forward to the positions its tables hold, which gives no distances, " +
+             "moves or line.");
   if (a && a.best_move !== a.best_move_pure)
     why.push(`The best move under the rules is ${a.best_move}; by pure distance, ${a.best_move_pure}.`);
   $("why").textContent = why.join(" ");
@@ -227,7 +241,7 @@ function drawValue() {
 function drawMoves() {
   const table = $("moves");
   for (const body of [...table.tBodies]) body.remove();
-  table.hidden = !state.answer || gameOver(state.answer);
+  table.hidden = !state.answer || !state.answer.moves || gameOver(state.answer);
   if (table.hidden) return;
   const groups = { win: [], draw: [], loss: [] };
   for (const m of state.answer.moves) groups[groupOf(m)].push(m);
@@ -272,6 +286,10 @@ async function drawLine() {
   const list = $("line");
   list.replaceChildren();
   if (!state.answer) return;
+  if (bySearch(state.answer)) {  // a mainline would search again, and find no line either
+    element("li", "(none: the value was proved by search)", list, "none");
+    return;
+  }
   const answer = await getJson(`/api/v1/mainline?${query(state.position)}`);
   if (answer.position !== state.position) return;  // a newer position is shown by now
   for (const ply of answer.mainline) {
@@ -389,6 +407,10 @@ function takeback() {
 function reply() {
   const a = state.answer;
   if (!state.play || !a || gameOver(a) || fieldsOf(state.position).side === state.play.human) return;
+  if (!a.moves) {
+    $("status").textContent = "The database cannot play from here: the value was proved by search.";
+    return;
+  }
   const shown = state.position;
   setTimeout(() => {
     if (state.position === shown && state.play) playMove(a.moves[0]);
