@@ -97,13 +97,19 @@ mora_result to_c(const mora::ProbeResult& r) {
           r.plies_to_mill.value_or(-1)};
 }
 
+// MORA_OK when `folders` holds `n` folders, at least one and none NULL; else
+// MORA_ERR_ARGUMENT saying what is wrong (mora_open and mora_check alike).
+mora_status check_folders(const char* const* folders, std::size_t n) {
+  if (n == 0) return fail(MORA_ERR_ARGUMENT, "no database folder given");
+  if (!folders) return null_argument("folders");
+  for (std::size_t i = 0; i < n; ++i)
+    if (!folders[i]) return fail(MORA_ERR_ARGUMENT, "folder " + std::to_string(i) + " is NULL");
+  return MORA_OK;
+}
+
+// The folders, which check_folders has passed.
 std::vector<std::filesystem::path> to_paths(const char* const* folders, std::size_t n) {
-  std::vector<std::filesystem::path> paths;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!folders[i]) throw std::invalid_argument("folder " + std::to_string(i) + " is NULL");
-    paths.emplace_back(folders[i]);
-  }
-  return paths;
+  return std::vector<std::filesystem::path>(folders, folders + n);
 }
 
 bool valid_metric(int metric) {
@@ -148,8 +154,7 @@ mora_status mora_open_with_cache(const char* const* folders, size_t num_folders,
                                  mora_db** db) {
   if (!db) return null_argument("db");
   *db = nullptr;
-  if (!folders && num_folders) return null_argument("folders");
-  if (num_folders == 0) return fail(MORA_ERR_ARGUMENT, "no database folder given");
+  if (const mora_status s = check_folders(folders, num_folders); s != MORA_OK) return s;
   return guarded([&] {
     auto owned = std::make_unique<mora::Database>(to_paths(folders, num_folders), cache_bytes);
     mora::Database& opened = *owned;
@@ -308,7 +313,7 @@ mora_status mora_prove(const mora_db* db, const char* position, int pure_only, u
 }
 
 mora_status mora_check(const char* const* folders, size_t num_folders) {
-  if (!folders && num_folders) return null_argument("folders");
+  if (const mora_status s = check_folders(folders, num_folders); s != MORA_OK) return s;
   return guarded([&] {
     std::string bad;
     for (const auto& c : mora::check_tables(to_paths(folders, num_folders)))

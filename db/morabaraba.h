@@ -80,7 +80,8 @@ MORA_API const char* mora_version(void);
 MORA_API const char* mora_last_error(void);
 
 /* Opens the tables (*.mtb) of `num_folders` folders as one database; *db is set to the new
- * handle on success and to NULL on failure. */
+ * handle on success and to NULL on failure. MORA_ERR_ARGUMENT when `num_folders` is 0 or a
+ * folder is NULL; MORA_ERR_TABLE when a folder or a table cannot be read. */
 MORA_API mora_status mora_open(const char* const* folders, size_t num_folders, mora_db** db);
 /* The same with the bound, in bytes, of the decoded blocks kept for all tables together (the
  * default of mora_open is 64 MiB; 0 keeps none beyond each thread's last two blocks). */
@@ -213,8 +214,9 @@ MORA_API mora_status mora_prove(const mora_db* db, const char* position, int pur
                                 uint64_t max_nodes, double max_seconds, size_t table_bytes,
                                 mora_proof* out);
 
-/* Verifies the checksum of every block of every table in the folders without decoding values.
- * MORA_ERR_TABLE names the bad files (one per line) when any is damaged. */
+/* Verifies the checksum of every block of every table in the `num_folders` folders without
+ * decoding values. MORA_ERR_TABLE names the bad files (one per line) when any is damaged;
+ * MORA_ERR_ARGUMENT, as mora_open's, when `num_folders` is 0 or a folder is NULL. */
 MORA_API mora_status mora_check(const char* const* folders, size_t num_folders);
 
 #ifdef __cplusplus

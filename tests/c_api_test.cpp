@@ -283,6 +283,17 @@ TEST(CApi, ReportsErrors) {
   EXPECT_EQ(mora_open(nullptr, 1, &db), MORA_ERR_ARGUMENT);
   EXPECT_EQ(mora_open(missing, 0, &db), MORA_ERR_ARGUMENT);
   EXPECT_EQ(mora_open(missing, 1, nullptr), MORA_ERR_ARGUMENT);
+  // A NULL folder is an argument error (not a position's), and so is no folder at all, for
+  // mora_check as for mora_open.
+  const char* with_null[] = {missing[0], nullptr};
+  EXPECT_EQ(mora_open(with_null, 2, &db), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_last_error(), "folder 1 is NULL");
+  EXPECT_EQ(mora_check(with_null, 2), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_last_error(), "folder 1 is NULL");
+  EXPECT_EQ(mora_check(missing, 0), MORA_ERR_ARGUMENT);
+  EXPECT_STREQ(mora_last_error(), "no database folder given");
+  EXPECT_EQ(mora_check(nullptr, 0), MORA_ERR_ARGUMENT);
+  EXPECT_EQ(mora_check(nullptr, 1), MORA_ERR_ARGUMENT);
 
   Db h(probe_db("malom"));
   ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
