@@ -639,6 +639,15 @@ std::vector<TableCheck> check_tables(const std::vector<fs::path>& folders) {
         const TableReader reader(file);
         c.header = reader.header();
         reader.check();
+        // A table copied over another's name holds what its header says: as solve refuses it.
+        std::optional<Subspace> named;
+        try {
+          named = Subspace::parse(file.stem().string());
+        } catch (const std::invalid_argument&) {  // a name that is no subspace's says nothing
+        }
+        if (named && *named != c.header->subspace)
+          throw TableError(file.string() + ": holds subspace " + c.header->subspace.name() +
+                           ", not " + named->name());
       } catch (const std::exception& e) {
         c.error = e.what();
       }

@@ -209,7 +209,9 @@ const std::pair<Move, ProbeResult>& best_of(const std::vector<std::pair<Move, Pr
 // is.
 ProbeResult result_at_count(const Entry& e, const Rules& rules, int count, bool counted = true);
 
-// Checks every *.mtb file in `folders` independently, so one bad file hides no other.
+// Checks every *.mtb file in `folders` independently, so one bad file hides no other. A file
+// named as a subspace whose header holds another (a table copied over another's name) is bad
+// too, its error naming both.
 std::vector<TableCheck> check_tables(const std::vector<std::filesystem::path>& folders);
 
 }  // namespace mora

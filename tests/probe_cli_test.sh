@@ -218,7 +218,17 @@ expect_output "probe of another placing subspace beside it" '^WWW\.{5}/BB\.{6}/\
   "$mora" probe --db "$work/truncated" "$late"
 expect_error "$work/truncated" "$placing" "/truncated/0v1+3+2.mtb: "
 expect_error "$work/truncated" "$start" "/truncated/0v1+3+2.mtb: "  # its moves lead there
-expect_output "info beside a truncated table" '^whole game: none' "$mora" info --db "$work/truncated"
+# info lists it in its place, marked bad as check marks it, beside every other table, and
+# exits 1.
+status=0
+out=$("$mora" info --db "$work/truncated" 2>&1) || status=$?
+[ "$status" -eq 1 ] || fail "info beside a truncated table: exit $status, expected 1: $out"
+grep -q '^whole game: none' <<<"$out" || fail "info beside a truncated table: $out"
+listed=$(sed -nE 's/^bad: .*\/truncated\/([^/]+)\.mtb: .*/bad \1/p
+  s/^([0-9]+v[0-9]+(\+[0-9]+\+[0-9]+)?) .*/\1/p' <<<"$out" | tr '\n' ' ')
+[ "$listed" = "0v0+3+3 bad 0v1+3+2 1v1+2+2 1v2+2+1 2v2+1+1 2v3+1+0 3v3 " ] ||
+  fail "info beside a truncated table lists '$listed': $out"
+grep -q '^1 bad table$' <<<"$out" || fail "info beside a truncated table: no count: $out"
 cp -r "$herd3" "$work/deleted"
 rm "$work/deleted/0v0+3+3.mtb" "$work/deleted/2v3+1+0.mtb"
 expect_error "$work/deleted" "$start" \
@@ -276,6 +286,38 @@ grep -q '^bad: .*/two-bad/2v3+1+0.mtb: ' <<<"$out" || fail "verify: $out"
 grep -q '^bad: 2v2+1+1: .*/two-bad/2v2+1+1.mtb: checksum mismatch' <<<"$out" || fail "verify: $out"
 grep -Eq '^verified [1-9][0-9]* positions in [1-9] tables: 0 errors, [2-9] bad tables$' <<<"$out" ||
   fail "verify: $out"
+# So does info: every table in its place, the one that does not open and the one whose block
+# is damaged marked bad (the tables after them listed too), exit 1; --json lists them apart.
+status=0
+out=$("$mora" info --db "$work/two-bad" 2>&1) || status=$?
+[ "$status" -eq 1 ] || fail "info of two bad tables: exit $status, expected 1: $out"
+listed=$(sed -nE 's/^bad: .*\/two-bad\/([^/]+)\.mtb: .*/bad \1/p
+  s/^([0-9]+v[0-9]+(\+[0-9]+\+[0-9]+)?) .*/\1/p' <<<"$out" | tr '\n' ' ')
+[ "$listed" = "0v0+3+3 0v1+3+2 1v1+2+2 1v2+2+1 bad 2v2+1+1 bad 2v3+1+0 3v3 " ] ||
+  fail "info of two bad tables lists '$listed': $out"
+grep -q '^bad: .*/two-bad/2v2+1+1.mtb: .*checksum mismatch' <<<"$out" || fail "info: $out"
+grep -q '^2 bad tables$' <<<"$out" || fail "info of two bad tables: no count: $out"
+status=0
+out=$("$mora" info --db "$work/two-bad" --json 2>&1) || status=$?
+[ "$status" -eq 1 ] || fail "info --json of two bad tables: exit $status, expected 1"
+python3 -c '
+import json, os, sys
+info = json.loads(sys.argv[1])
+assert sorted(info["subspaces"]) == ["0v0+3+3", "0v1+3+2", "1v1+2+2", "1v2+2+1", "3v3"], info
+bad = [(os.path.basename(b["file"]), b["error"]) for b in info["bad_tables"]]
+assert [name for name, _ in bad] == ["2v2+1+1.mtb", "2v3+1+0.mtb"], bad
+assert "checksum mismatch" in bad[0][1], bad
+' "$out" || fail "info --json of two bad tables: $out"
+
+# A table copied over another's name holds what its header says, not what its name says: check
+# names the mismatch, as solve does, instead of passing it.
+cp -r "$max7" "$work/renamed"
+cp "$work/renamed/4v3.mtb" "$work/renamed/4v4.mtb"
+out=$("$mora" check --db "$work/renamed" 2>&1) && fail "check of a 4v4.mtb holding 4v3: exit 0"
+grep -q '^bad: .*/renamed/4v4.mtb: holds subspace 4v3, not 4v4$' <<<"$out" ||
+  fail "check of a 4v4.mtb holding 4v3: $out"
+grep -q '^ok:  .*/renamed/4v3.mtb ' <<<"$out" || fail "check of the 4v3.mtb beside it: $out"
+grep -q ': 1 bad, 0 missing$' <<<"$out" || fail "check of a 4v4.mtb holding 4v3: $out"
 
 # Placing positions of a folder of the moving phase only (herd 4's moving tables, linked) are
 # proved by search: the values of the whole game's tables, marked so, and never a guess.

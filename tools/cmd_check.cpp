@@ -1,6 +1,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "db/database.h"
@@ -13,6 +14,15 @@ namespace {
 
 std::string described(const Rules& r) {
   return "rules '" + r.name + "' on the " + board_of(r).name() + " board";
+}
+
+// The subspace a table file is named for, if its name is one's.
+std::optional<Subspace> named(const std::filesystem::path& file) {
+  try {
+    return Subspace::parse(file.stem().string());
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -55,7 +65,9 @@ int run_check(const std::vector<std::string>& args) {
       std::cout << "ok:  " << c.file.string() << " (" << c.bytes << " bytes)\n";
     }
     if (c.header) {
-      present.insert(c.header->subspace);
+      // A bad file counts under its name (a table copied over another's holds another).
+      present.insert(c.error.empty() ? c.header->subspace
+                                     : named(c.file).value_or(c.header->subspace));
       if (!first) {
         first = &c;
       } else if (c.header->rules.fingerprint() != first->header->rules.fingerprint()) {
@@ -64,11 +76,8 @@ int run_check(const std::vector<std::string>& args) {
                   << ", " << first->file.string() << " " << described(first->header->rules)
                   << ": a database is of one rule set\n";
       }
-    } else {
-      try {
-        present.insert(Subspace::parse(c.file.stem().string()));
-      } catch (const std::invalid_argument&) {
-      }
+    } else if (const auto s = named(c.file)) {
+      present.insert(*s);
     }
   }
   int missing = 0;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
@@ -62,6 +63,33 @@ void print_row(const TableInfo& t) {
   std::fflush(stdout);
 }
 
+// A line of the listing: a table of the database, or a file that did not open as one.
+struct Listed {
+  std::optional<Subspace> subspace;  // a bad file's by its name, if it is a subspace's
+  std::filesystem::path file;
+  std::string error;  // why the file is bad (naming it): it did not open, or reading it failed
+  std::optional<TableInfo> info;
+};
+
+// Every table of `db` and every file it left out, in the order of their subspaces (a bad file
+// by its name; those named as no subspace last), so that the bad ones show in their place.
+std::vector<Listed> listing(const Database& db) {
+  std::vector<Listed> all;
+  for (const Subspace& s : db.subspaces()) all.push_back({s, db.table(s)->path(), {}, {}});
+  for (const TableCheck& u : db.unreadable()) {
+    std::optional<Subspace> named;
+    try {
+      named = Subspace::parse(u.file.stem().string());
+    } catch (const std::invalid_argument&) {
+    }
+    all.push_back({named, u.file, u.error, {}});
+  }
+  std::ranges::stable_sort(all, [](const Listed& a, const Listed& b) {
+    return a.subspace && b.subspace ? *a.subspace < *b.subspace : a.subspace && !b.subspace;
+  });
+  return all;
+}
+
 }  // namespace
 
 int run_info(const std::vector<std::string>& args) {
@@ -75,40 +103,65 @@ int run_info(const std::vector<std::string>& args) {
                   "canonical position weighted by its orbit size), and file sizes; and the herd\n"
                   "whose whole game the folder holds (0: the moving phase only); for mssa-1's\n"
                   "tables with a barred section, its canonical barred positions by value. --json\n"
-                  "also gives a position of the longest win and one of the longest loss.",
+                  "also gives a position of the longest win and one of the longest loss.\n"
+                  "A table that does not open or read (damaged, truncated) is listed in its\n"
+                  "place as \"bad:\" with the reason (--json: in bad_tables), the others all the\n"
+                  "same; exit status 1 when any is.",
                   options, args);
   if (!vm) return 0;
   const Database db(database_folders(*vm));
   const bool json = vm->count("json");
   nlohmann::json subspaces = nlohmann::json::object();
   if (!json) print_header(db);
+  nlohmann::json bad_tables = nlohmann::json::array();
   // The tables are read on every thread, the rows given in order as soon as those before them
-  // are: a large folder takes minutes.
-  const std::vector<Subspace> all = db.subspaces();
-  std::vector<std::optional<TableInfo>> read(all.size());
-  std::size_t next = 0;
+  // are: a large folder takes minutes. A table that fails is listed as bad, and the others
+  // after it all the same.
+  std::vector<Listed> all = listing(db);
+  std::vector<char> done(all.size());
+  std::size_t next = 0, bad = 0;
   std::mutex emitting;
   solver::for_chunks(
       all.size(),
       [&](std::uint64_t k, std::uint64_t) {
-        TableInfo t = table_info(db, all[k]);
+        Listed& l = all[k];
+        if (l.error.empty()) {
+          try {
+            l.info = table_info(db, *l.subspace);
+          } catch (const std::runtime_error& e) {  // TableError, filesystem_error
+            l.error = e.what();
+            if (l.error.find(l.file.string()) == std::string::npos)
+              l.error = l.file.string() + ": " + l.error;
+          }
+        }
         const std::lock_guard lock(emitting);
-        read[k] = std::move(t);
-        for (; next < all.size() && read[next]; read[next++].reset()) {
-          if (json)
-            subspaces[all[next].name()] = to_json(*read[next]);
-          else
-            print_row(*read[next]);
+        done[k] = 1;
+        for (; next < all.size() && done[next]; all[next++].info.reset()) {
+          const Listed& row = all[next];
+          if (!row.info) {
+            ++bad;
+            if (json)
+              bad_tables.push_back({{"file", row.file.string()}, {"error", row.error}});
+            else
+              std::cout << "bad: " << row.error << std::endl;
+          } else if (json) {
+            subspaces[row.subspace->name()] = to_json(*row.info);
+          } else {
+            print_row(*row.info);
+          }
         }
       },
       1);
   if (json)
     std::cout << nlohmann::json{{"rules", db.rules().name},
                                 {"herd", db.herd()},
-                                {"subspaces", subspaces}}
+                                {"subspaces", subspaces},
+                                {"bad_tables", bad_tables}}
                      .dump(2)
               << '\n';
-  return 0;
+  else if (bad)
+    std::cout << count_of(bad, "bad table", "bad tables") << '\n';
+  return bad ? 1 : 0;
 }
 
 }  // namespace mora::tools
