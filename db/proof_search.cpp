@@ -95,6 +95,7 @@ struct ProofSearch::Table {
                std::max(work, victim->key == key ? victim->work : std::uint8_t{0}),
                0};
   }
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&buckets[bucket_of(key)]); }
   std::size_t bucket_of(std::uint64_t key) const {
     // The key's low bits are the index, which neighbouring positions share: mix before masking.
     const std::uint64_t h = (key ^ (key >> 29)) * 0xbf58476d1ce4e5b9ULL;
@@ -126,10 +127,10 @@ class ProofSearch::Node {
 
   // Fail-soft alpha-beta; `ply` from the node the search started at, whose moves are tried
   // until one cuts (so at odd plies every move must be searched to prove the value).
-  int search(const Position& pos, int alpha, int beta, int ply = 0) {
+  int search(const Position& pos, int alpha, int beta, int ply = 0, std::uint64_t key = 0) {
     count_node();
     if (const auto leaf = leaf_value(pos)) return *leaf;
-    const std::uint64_t key = key_of(pos);
+    if (!key) key = key_of(pos);
     const std::uint64_t nodes_before = nodes_;
     std::uint8_t hint = kNoBestMove;
     if (s_.store_ && thread_ == 0) {  // the store changes between thread 0's nodes only
@@ -150,16 +151,26 @@ class ProofSearch::Node {
     const int alpha_in = alpha;
     MoveList list;
     game_.generate(pos, list);
+    const int n = list.size();
+    // The keys of the moves' positions that the search expands (0 for the others: a game won,
+    // a table's leaf), their buckets fetched together, so that their cache misses overlap.
+    std::array<std::uint64_t, kMaxPlies> keys;
+    for (int i = 0; i < n; ++i) {
+      const Position child = game_.make(pos, list[i]);
+      keys[i] = child.placing() && child.total(child.side_to_move) > 2 && !held(child)
+                    ? key_of(child)
+                    : 0;
+      if (keys[i]) s_.table_->prefetch(keys[i]);
+    }
     // Enhanced transposition cutoff: a move to a position proved good enough before ends the
     // search here without a move searched (on herd 7, a third of the nodes).
-    for (const Move& m : list) {
-      const Position child = game_.make(pos, m);
-      if (!child.placing() || child.total(child.side_to_move) <= 2 || held(child)) continue;
-      if (const auto slot = s_.table_->find(key_of(child)); slot && -slot->upper >= beta)
+    for (int i = 0; i < n; ++i) {
+      if (!keys[i]) continue;
+      if (const auto slot = s_.table_->find(keys[i]); slot && -slot->upper >= beta)
         return -slot->upper;
     }
     std::array<std::uint16_t, kMaxPlies> order;
-    const int n = ordered(pos, list, hint, order);
+    ordered(pos, list, hint, order);
     // A helper starts the moves of a node where all must be searched at its own place.
     const int shift = thread_ > 0 && ply % 2 == 1 ? (thread_ * n) / s_.threads_ : 0;
     int best = kLoss - 1;
@@ -169,13 +180,14 @@ class ProofSearch::Node {
       const Position child = game_.make(pos, list[i]);
       const int v = child.total(child.side_to_move) <= 2
                         ? kWin
-                        : -search(child, -beta, -std::max(alpha, best), ply + 1);
+                        : -search(child, -beta, -std::max(alpha, best), ply + 1, keys[i]);
       if (v > best) {
         best = v;
         best_move = i < kNoBestMove ? static_cast<std::uint8_t>(i) : kNoBestMove;
         if (best >= beta) break;
       }
     }
+    if (n == 0) best = kLoss;  // blocked (never while placing)
     const std::uint64_t nodes = nodes_ - nodes_before;
     if (best <= alpha_in)
       s_.table_->store(key, kLoss, best, kNoBestMove, nodes);
@@ -193,8 +205,10 @@ class ProofSearch::Node {
     const TableReader* table = s_.db_.table(s);
     if (!table) {
       if (!pos.placing()) s_.db_.probe_wdl(pos);  // throws, naming the table missing
-      // A placing position: never blocked, but the ply limit may have drawn it.
-      if (game_.outcome(pos, question_ == SearchQuestion::kUnderTheRules) == Outcome::kDraw)
+      // A placing position: never blocked (search() loses where it has no move), but the ply
+      // limit may have drawn it (Game::outcome).
+      const int limit = game_.rules().ply_limit;
+      if (question_ == SearchQuestion::kUnderTheRules && limit > 0 && pos.plies_since_mill >= limit)
         return kDraw;
       return std::nullopt;
     }
@@ -255,8 +269,8 @@ class ProofSearch::Node {
   // mills (shooting the cows that stand in the opponent's open pairs first), then placements
   // that block the opponent's pairs, make pairs of our own, or stand on open lines. Ties keep
   // generate()'s order, so the search is the same on every run.
-  int ordered(const Position& pos, const MoveList& list, std::uint8_t hint,
-              std::array<std::uint16_t, kMaxPlies>& order) const {
+  void ordered(const Position& pos, const MoveList& list, std::uint8_t hint,
+               std::array<std::uint16_t, kMaxPlies>& order) const {
     const Color us = pos.side_to_move;
     const Bitboard ours = pos.cows[us], theirs = pos.cows[opposite(us)];
     std::array<std::int32_t, kMaxPlies> score;
@@ -286,7 +300,6 @@ class ProofSearch::Node {
     }
     std::stable_sort(order.begin(), order.begin() + n,
                      [&](std::uint16_t a, std::uint16_t b) { return score[a] > score[b]; });
-    return n;
   }
 
   ProofSearch& s_;
