@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "game/rules.h"
+
 namespace mora::solver {
 
 struct ScratchHash {
@@ -53,6 +55,17 @@ constexpr std::size_t kPiece = std::size_t{8} << 20;
 
 // A checked file holds at most this many arrays: a bound on what a damaged header can ask for.
 constexpr std::uint32_t kMaxArrays = 64;
+
+// The presets whose rules have `fingerprint`, for a message: the header holds no name.
+std::string presets_of(std::uint64_t fingerprint) {
+  std::vector<std::string> names;
+  for (const std::string& name : Rules::preset_names())
+    if (Rules::preset(name).fingerprint() == fingerprint) names.push_back("'" + name + "'");
+  if (names.empty()) return "of no preset";
+  std::string out = names.size() == 1 ? "preset " : "presets ";
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
 
 }  // namespace
 
@@ -145,8 +158,16 @@ ScratchReader::ScratchReader(const std::filesystem::path& file, ScratchKind kind
     refuse("a checked file of another kind");
     return;
   }
-  if (header_.rules_fingerprint != rules_fingerprint || header_.unit != unit) {
-    refuse("the file is of unit " + header_.unit.name() + " or other rules, not of " + unit.name());
+  const bool other_unit = header_.unit != unit;
+  if (header_.rules_fingerprint != rules_fingerprint) {
+    const std::string rules = "other rules (" + presets_of(header_.rules_fingerprint) + ")";
+    refuse(other_unit ? "the file is of unit " + header_.unit.name() + " under " + rules +
+                            ", not of " + unit.name() + " under the rules being solved"
+                      : "the file is of " + rules + ", not of the rules being solved");
+    return;
+  }
+  if (other_unit) {
+    refuse("the file is of unit " + header_.unit.name() + ", not of " + unit.name());
     return;
   }
   if (fixed.num_arrays > kMaxArrays) {

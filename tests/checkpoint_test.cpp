@@ -11,6 +11,7 @@
 #include <fstream>
 #include <numeric>
 
+#include "game/rules.h"
 #include "tests/scratch_folder.h"
 
 namespace mora::solver {
@@ -108,6 +109,25 @@ TEST_F(CheckpointTest, RefusesOtherIdentities) {
   save_checkpoint(dir_ / "sizes", kHeader, {saved.a});
   expect_refused(dir_ / "sizes", "other sizes");
   expect_refused(dir_ / "none", "cannot open");
+}
+
+// The refusal says which of unit and rules differ, and names the preset whose rules the file's
+// fingerprint is (the header holds no name).
+TEST_F(CheckpointTest, SaysWhichIdentityDiffers) {
+  const Arrays saved;
+  save_checkpoint(dir_ / "unit", {kRules, {3, 5, 0, 0}, 0, 17, 42}, saved.in());
+  expect_refused(dir_ / "unit", ": the file is of unit 3v5, not of 5v3");
+  save_checkpoint(dir_ / "rules", {kRules + 1, kUnit, 0, 17, 42}, saved.in());
+  expect_refused(dir_ / "rules",
+                 ": the file is of other rules (of no preset), not of the rules being solved");
+  const std::uint64_t malom = Rules::preset("malom").fingerprint();
+  save_checkpoint(dir_ / "malom", {malom, kUnit, 0, 17, 42}, saved.in());
+  expect_refused(dir_ / "malom",
+                 ": the file is of other rules (preset 'malom'), not of the rules being solved");
+  save_checkpoint(dir_ / "both", {malom, {3, 5, 0, 0}, 0, 17, 42}, saved.in());
+  expect_refused(dir_ / "both",
+                 ": the file is of unit 3v5 under other rules (preset 'malom'), not of 5v3 under "
+                 "the rules being solved");
 }
 
 // Every byte of the file is covered: its header (the layer to resume at, say), the array sizes
