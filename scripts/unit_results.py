@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """Renders docs/RESULTS.md's per-unit table of a run from the unit lines of its solve log.
 
-    python3 scripts/unit_results.py SOLVE_LOG [SOLVE_LOG ...]
+    python3 scripts/unit_results.py [--json] SOLVE_LOG [SOLVE_LOG ...]
+    python3 scripts/unit_results.py --data docs/data/FILE.json
 
 A unit line is what `morabaraba solve` prints as each unit ends (solver/solve.cpp, describe()):
 its positions, seconds of wall time, CPU seconds, peak resident memory, table size and the
 seconds spent writing. A unit that resumed from its checkpoint counts only the time since the
 restart (marked "resumed"); a unit solved twice (in two logs) counts its last line. Units
-"finished before" a restart have no line of their own in the later log.
+"finished before" a restart have no line of their own in the later log. --json prints the rows
+(`units`, `units_total`) as a data file of docs/data holds them (scripts/results_data.py);
+--data renders such a file's rows.
 """
 
 import re
 import sys
+
+import results_data
 
 UNIT = re.compile(
     r"^\[\d+/\d+\] (?P<unit>\S+): (?P<positions>\d+) positions in (?P<seconds>[\d.e+-]+) s"
@@ -31,31 +36,47 @@ def units(paths):
     return list(found.values())
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    rows = units(sys.argv[1:])
-    barred = any(BARRED.search(m["rest"]) for m in rows)
-    print("| unit | positions |" + (" barred nodes |" if barred else "") +
-          " seconds | CPU s | CPU µs a position | peak RSS | bytes a position at the peak |"
-          " tables | writing s |")
-    print("|---|---:|" + ("---:|" if barred else "") + "---:|---:|---:|---:|---:|---:|---:|")
-    total_positions = total_seconds = total_cpu = 0
-    peak = 0
-    for m in rows:
-        n, seconds, cpu, rss = int(m["positions"]), float(m["seconds"]), float(m["cpu"]), int(m["rss"])
-        total_positions += n
-        total_seconds += seconds
-        total_cpu += cpu
-        peak = max(peak, rss)
+def unit_data(matches):
+    """The rows of the unit lines, with their total."""
+    rows = []
+    for m in matches:
+        n, cpu, rss = int(m["positions"]), float(m["cpu"]), int(m["rss"])
+        row = {"unit": m["unit"], "positions": n}
         nodes = BARRED.search(m["rest"])
-        note = " (resumed)" if "resumed from its checkpoint" in m["rest"] else ""
-        print(f"| {m['unit']}{note} | {n:,} |" + (f" {int(nodes[1]):,} |" if nodes else " 0 |" if barred else "") +
-              f" {seconds:.0f} | {cpu:.0f} | {cpu / n * 1e6:.2f} | {rss:,} MiB |"
-              f" {rss * 2**20 / n:.1f} | {m['tables']} MiB | {float(m['writing']):.1f} |")
-    print(f"| all {len(rows)} | {total_positions:,} |" + (" |" if barred else "") +
-          f" {total_seconds:.0f} | {total_cpu:.0f} |"
-          f" {total_cpu / max(total_positions, 1) * 1e6:.2f} | {peak:,} MiB (largest) | | | |")
+        if nodes:
+            row["barred_nodes"] = int(nodes[1])
+        if "resumed from its checkpoint" in m["rest"]:
+            row["resumed"] = True
+        row.update({"seconds": float(m["seconds"]), "cpu_seconds": cpu,
+                    "cpu_us_per_position": round(cpu / n * 1e6, 2), "peak_rss_mib": rss,
+                    "bytes_per_position_at_peak": round(rss * 2**20 / n, 1),
+                    "tables_mib": int(m["tables"]), "writing_seconds": float(m["writing"])})
+        rows.append(row)
+    positions = sum(r["positions"] for r in rows)
+    cpu = sum(r["cpu_seconds"] for r in rows)
+    total = {"units": len(rows), "positions": positions}
+    if any("barred_nodes" in r for r in rows):
+        total["barred_nodes"] = sum(r.get("barred_nodes", 0) for r in rows)
+    total.update({"seconds": round(sum(r["seconds"] for r in rows), 6), "cpu_seconds": round(cpu, 6),
+                  "cpu_us_per_position": round(cpu / max(positions, 1) * 1e6, 2),
+                  "peak_rss_mib": max((r["peak_rss_mib"] for r in rows), default=0)})
+    return {"units": rows, "units_total": total}
+
+
+def main():
+    args = sys.argv[1:]
+    as_json = "--json" in args
+    args = [a for a in args if a != "--json"]
+    if len(args) == 2 and args[0] == "--data":
+        data = results_data.load(args[1])
+    elif args and not args[0].startswith("--"):
+        data = unit_data(units(args))
+    else:
+        sys.exit(__doc__)
+    if as_json:
+        sys.stdout.write(results_data.dumps(data))
+    else:
+        print("\n".join(results_data.render_unit_table(data)))
 
 
 if __name__ == "__main__":
