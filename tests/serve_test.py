@@ -243,6 +243,27 @@ class ServeTest(unittest.TestCase):
             self.assertEqual([without_explorer_fields(a) for a in got],
                              cli(folders, positions, "--moves"))
 
+    def test_batch_skips_blank_lines(self):
+        """Blank lines (empty, or a lone CR of CRLF) are no positions, as on the command line:
+        not answered, and not counted against the batch's limit."""
+        folders, positions = self.cases["morabaraba"]
+        positions = positions[:20]
+        body = "\n" + "\n\n".join(positions) + "\r\n\r\n\n"
+        for path, flags in (("/api/v1/probe", ["--moves"]), ("/api/v1/wdl", ["--wdl"])):
+            with self.subTest(path=path):
+                status, got = self.server.request("POST", path, body.encode())
+                self.assertEqual(status, 200, got[:200])
+                got = [json.loads(line) for line in got.decode().splitlines()]
+                if path == "/api/v1/probe":
+                    got = [without_explorer_fields(a) for a in got]
+                self.assertEqual(got, cli(folders, positions, *flags))
+                status, got = self.server.request("POST", path, b"\n" * 20000)
+                self.assertEqual((status, got), (200, b""))
+        status, got = self.server.request("POST", "/api/v1/probe",
+                                          b"\n\r\n".join([b"a"] * 10000) + b"\n\n")
+        self.assertEqual(status, 200, got[:200])
+        self.assertEqual(len(got.decode().splitlines()), 10000)
+
     def test_post_and_get_answer_alike(self):
         """Field for field, each move's position included, under both metrics."""
         for rules, (_, positions) in self.cases.items():

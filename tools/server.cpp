@@ -120,7 +120,7 @@ nlohmann::json wdl_answer(const FolderNames& names, const Database& db, std::str
 }
 
 // POST /api/v1/probe and /api/v1/wdl: one answer of `answer` (or error object, by folder names)
-// per line of the body, in order.
+// per line of the body, in order; blank lines, no positions, are skipped (as by `probe`).
 template <typename Answer>
 HttpAnswer answer_batch(const FolderNames& names, Answer&& answer, std::string_view body) {
   std::vector<std::string_view> lines;
@@ -128,7 +128,7 @@ HttpAnswer answer_batch(const FolderNames& names, Answer&& answer, std::string_v
     const std::size_t end = body.find('\n');
     std::string_view line = body.substr(0, end);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
+    if (!line.empty()) lines.push_back(line);
     body = end == std::string_view::npos ? std::string_view() : body.substr(end + 1);
   }
   if (lines.size() > ProbeServer::kMaxBatchPositions)
