@@ -31,8 +31,15 @@ namespace {
 
 // The table files of a folder in name order, so that reports and errors are reproducible.
 std::vector<fs::path> table_files(const fs::path& folder) {
-  if (!fs::is_directory(folder))
+  std::error_code ec;
+  const fs::file_status status = fs::status(folder, ec);
+  if (status.type() == fs::file_type::not_found)
     throw TableError("database folder '" + folder.string() + "' does not exist");
+  if (ec)
+    throw TableError("database folder '" + folder.string() + "' cannot be read: " + ec.message());
+  if (!fs::is_directory(status))
+    throw TableError("database folder '" + folder.string() +
+                     "' is not a folder: give the folder that holds the tables (*.mtb)");
   std::vector<fs::path> files;
   for (const auto& file : fs::directory_iterator(folder))
     if (file.path().extension() == ".mtb") files.push_back(file.path());

@@ -251,6 +251,13 @@ expect_output "probe beside a FIFO" '^W\.{7}/\.{8}/\.{8} b 2 3 0: loss in 8'   t
 out=$(timeout 20 "$mora" check --db "$work/fifo" 2>&1) && fail "check beside a FIFO: exit 0"
 grep -q '^bad: .*/fifo/4v4.mtb: not a regular file$' <<<"$out" || fail "check of a FIFO: $out"
 
+# A file given as the database folder is said to be no folder (not to be missing).
+printf 'not a table\n' >"$work/not-a-folder"
+status=0
+out=$("$mora" probe --db "$work/not-a-folder" "$start" 2>&1) || status=$?
+[ "$status" -eq 1 ] && grep -q "database folder '.*/not-a-folder' is not a folder" <<<"$out" ||
+  fail "probe --db of a file: exit $status: $out"
+
 # Tables of two rule sets (or boards) are no database: check says so, as probe does.
 cp -r "$herd3" "$work/mixed"
 cp "$koti/3v3.mtb" "$work/mixed/3v3.mtb"
