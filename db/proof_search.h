@@ -1,8 +1,8 @@
 // The value of a position that no table holds, proved by searching forward to positions that
-// tables do hold: Gasser's way of solving Nine Men's Morris (docs/RESULTS.md, "The 12-cow game
-// by search"). The placing phase is acyclic (every ply places a cow), so an alpha-beta search
-// over the values loss < draw < win, with a transposition table keyed by the canonical index,
-// proves exact values: a bound stored for a position holds on every path to it.
+// tables do hold: Gasser's way of solving Nine Men's Morris (docs/RESULTS.md, "Who wins: the start
+// proved by search"). The placing phase is acyclic (every ply places a cow), so an alpha-beta
+// search over the values loss < draw < win, with a transposition table keyed by the canonical
+// index, proves exact values: a bound stored for a position holds on every path to it.
 //
 // What it searches: positions with cows in hand whose placing table the database lacks. Its
 // leaves are the positions the database holds (every position of the moving phase, and

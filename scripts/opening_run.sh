@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Who wins the start: the moving phase solved, then the starts of herds proved by search over
-# its tables (docs/RESULTS.md, "The start by search"; issue 52). Usage:
+# its tables (docs/RESULTS.md, "Who wins: the start proved by search"). Usage:
 #
 #   scripts/opening_run.sh RUN_DIR MORABARABA RULES HERD...
 #
