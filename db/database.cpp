@@ -369,9 +369,10 @@ Outcome Database::covered_outcome(const Position& pos, bool by_search) const {
     throw std::invalid_argument("the game is over: the side not to move has two cows or fewer");
   validate_bars(rules_, pos);
   if (pos.placing()) {
-    const auto placing = [](const Subspace& t) { return !t.moving_phase(); };
-    if (herd_ == 0 && !by_search && std::ranges::none_of(tables_ | std::views::keys, placing) &&
-        std::ranges::none_of(unreadable_by_name_ | std::views::keys, placing))
+    // Not std::views::keys, which clang 14 cannot compile with libstdc++ 12 (the fuzz build).
+    const auto placing = [](const auto& held) { return !held.first.moving_phase(); };
+    if (herd_ == 0 && !by_search && std::none_of(tables_.begin(), tables_.end(), placing) &&
+        std::none_of(unreadable_by_name_.begin(), unreadable_by_name_.end(), placing))
       throw std::invalid_argument(
           "the database holds the moving phase only (no cows in hand); solve it with "
           "--whole-game to probe placing positions");
@@ -639,6 +640,10 @@ std::vector<TableCheck> check_tables(const std::vector<fs::path>& folders) {
       out.push_back({folder, 0, e.what(), std::nullopt});
       continue;
     }
+    if (files.empty())
+      out.push_back({folder, 0,
+                     "database folder '" + folder.string() + "' holds no table (no *.mtb file)",
+                     std::nullopt});
     for (const auto& file : files) {
       TableCheck c{file, 0, {}, std::nullopt};
       try {

@@ -211,7 +211,8 @@ ProbeResult result_at_count(const Entry& e, const Rules& rules, int count, bool 
 
 // Checks every *.mtb file in `folders` independently, so one bad file hides no other. A file
 // named as a subspace whose header holds another (a table copied over another's name) is bad
-// too, its error naming both.
+// too, its error naming both. A folder that does not exist, is not a folder or holds no table
+// is a check of its own, `file` the folder, with the error saying which.
 std::vector<TableCheck> check_tables(const std::vector<std::filesystem::path>& folders);
 
 }  // namespace mora

@@ -215,7 +215,8 @@ MORA_API mora_status mora_prove(const mora_db* db, const char* position, int pur
                                 mora_proof* out);
 
 /* Verifies the checksum of every block of every table in the `num_folders` folders without
- * decoding values. MORA_ERR_TABLE names the bad files (one per line) when any is damaged;
+ * decoding values. MORA_ERR_TABLE names the bad files (one per line) when any is damaged, and
+ * a folder that does not exist, is not a folder or holds no table (*.mtb file);
  * MORA_ERR_ARGUMENT, as mora_open's, when `num_folders` is 0 or a folder is NULL. */
 MORA_API mora_status mora_check(const char* const* folders, size_t num_folders);
 

@@ -258,6 +258,18 @@ out=$("$mora" probe --db "$work/not-a-folder" "$start" 2>&1) || status=$?
 [ "$status" -eq 1 ] && grep -q "database folder '.*/not-a-folder' is not a folder" <<<"$out" ||
   fail "probe --db of a file: exit $status: $out"
 
+# A folder that holds no table is no database that checks out: check fails saying so.
+mkdir "$work/empty"
+status=0
+out=$("$mora" check --db "$work/empty" 2>&1) || status=$?
+[ "$status" -eq 1 ] && grep -q "^bad: database folder '.*/empty' holds no table (no \*\.mtb file)$" <<<"$out" &&
+  grep -q '^checked 0 files .*: 0 bad, 0 missing, 1 bad folder$' <<<"$out" ||
+  fail "check of an empty folder: exit $status: $out"
+status=0
+out=$("$mora" check --db "$herd3" --db "$work/empty" 2>&1) || status=$?
+[ "$status" -eq 1 ] && grep -q '^checked 7 files .*: 0 bad, 0 missing, 1 bad folder$' <<<"$out" ||
+  fail "check of a folder beside an empty one: exit $status: $out"
+
 # Tables of two rule sets (or boards) are no database: check says so, as probe does.
 cp -r "$herd3" "$work/mixed"
 cp "$koti/3v3.mtb" "$work/mixed/3v3.mtb"

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -5,6 +6,7 @@
 #include <set>
 
 #include "db/database.h"
+#include "game/notation.h"
 #include "solver/solve.h"
 #include "tools/options.h"
 
@@ -42,7 +44,8 @@ int run_check(const std::vector<std::string>& args) {
                   "that the tables present need (the other side of each unit and the tables\n"
                   "its mills lead to; for placing tables, the whole game of the largest herd\n"
                   "they belong to; with --max-total, every table up to that many cows).\n"
-                  "Reports each bad, foreign or missing file; exit status 1 when any is.\n"
+                  "Reports each bad, foreign or missing file, and a folder that holds no table;\n"
+                  "exit status 1 when any is.\n"
                   "A forged table whose checksums were recomputed passes: only verify finds\n"
                   "wrong values.",
                   options, args);
@@ -52,11 +55,19 @@ int run_check(const std::vector<std::string>& args) {
   const auto checks = check_tables(folders);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  int bad = 0;
+  int bad = 0, bad_folders = 0;
   std::uint64_t bytes = 0;
   const TableCheck* first = nullptr;  // the first file with a header: its rules are the folder's
   std::set<Subspace> present;         // with a readable header, or a bad file's name
+  std::size_t files = 0;
   for (const auto& c : checks) {
+    // A folder that is missing, no folder or holds no table: nothing to check is no pass.
+    if (std::ranges::find(folders, c.file) != folders.end()) {
+      ++bad_folders;
+      std::cout << "bad: " << c.error << '\n';
+      continue;
+    }
+    ++files;
     bytes += c.bytes;
     if (!c.error.empty()) {
       ++bad;
@@ -104,10 +115,11 @@ int run_check(const std::vector<std::string>& args) {
         std::cout << "missing: " << table_file_name(s) << " (subspace " << s.name() << ")\n";
       }
   }
-  std::printf("checked %zu %s (%.1f MB) in %.2f s: %d bad, %d missing\n", checks.size(),
-              checks.size() == 1 ? "file" : "files", static_cast<double>(bytes) / 1e6, seconds, bad,
-              missing);
-  return bad == 0 && missing == 0 ? 0 : 1;
+  std::printf(
+      "checked %zu %s (%.1f MB) in %.2f s: %d bad, %d missing%s\n", files,
+      files == 1 ? "file" : "files", static_cast<double>(bytes) / 1e6, seconds, bad, missing,
+      bad_folders == 0 ? "" : (", " + count_of(bad_folders, "bad folder", "bad folders")).c_str());
+  return bad == 0 && missing == 0 && bad_folders == 0 ? 0 : 1;
 }
 
 }  // namespace mora::tools
