@@ -12,7 +12,20 @@ fail() {
 a=$("$mora" sample --db "$db" --herd 3 --per-layer 5 --seed 3)
 [ "$a" = "$("$mora" sample --db "$db" --herd 3 --per-layer 5 --seed 3)" ] || fail "same seed, other draw"
 [ "$a" != "$("$mora" sample --db "$db" --herd 3 --per-layer 5 --seed 4)" ] || fail "other seed, same draw"
-! "$mora" sample --db "$db" --herd 4 2>/dev/null || fail "a herd the folder does not hold"
+# The herd is the folder's by default; a larger one is refused naming what the folder holds.
+[ "$a" = "$("$mora" sample --db "$db" --per-layer 5 --seed 3)" ] || fail "the default herd is not the folder's 3"
+status=0
+out=$("$mora" sample --db "$db" --herd 4 2>&1) || status=$?
+[ "$status" -eq 1 ] && grep -q -- '--herd 4: the folder holds the whole game of herds up to 3 only' <<<"$out" ||
+  fail "a herd the folder does not hold: exit $status: $out"
+# A negative or absurd number of draws is a bad option (exit 2), not a draw without end.
+for k in -1 0 1000001 18446744073709551615; do
+  status=0
+  out=$(timeout 20 "$mora" sample --db "$db" --per-layer "$k" 2>&1 | head -3) || true
+  timeout 20 "$mora" sample --db "$db" --per-layer "$k" >/dev/null 2>&1 || status=$?
+  [ "$status" -eq 2 ] && grep -Eq -- "--per-layer must be from 1 to 1000000|'--per-layer' is invalid" <<<"$out" ||
+    fail "--per-layer $k: exit $status: $out"
+done
 python3 - "$mora" "$db" "$a" <<'PY' || fail "the draw does not match the folder"
 import json, subprocess, sys
 from collections import Counter

@@ -35,17 +35,21 @@ class SplitMix64 {
   std::uint64_t state_;
 };
 
+// Draws a layer may take: more is no test vector but a dump (and a typo such as -1 read as
+// 2^64 - 1 would print without end).
+constexpr std::int64_t kMaxPerLayer = 1'000'000;
+
 }  // namespace
 
 int run_sample(const std::vector<std::string>& args) {
   po::options_description options("sample options");
   options.add_options()("db", po::value<std::vector<std::string>>()->required(),
                         "database folder (repeat for several)")(
-      "per-layer", po::value<std::uint64_t>()->default_value(100),
+      "per-layer", po::value<std::int64_t>()->default_value(100),
       "positions drawn from each layer (the moving phase, and each number of cows in hand), "
-      "uniformly over its canonical positions, with repeats")(
+      "uniformly over its canonical positions, with repeats: 1 to 1,000,000")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the draw");
-  add_herd_option(options);
+  add_herd_option(options, true);
   auto vm =
       parse("sample",
             "--db DIR [--herd N] [--per-layer K] [--seed S]\n\n"
@@ -55,12 +59,28 @@ int run_sample(const std::vector<std::string>& args) {
             "(\"value\", \"distance\", \"rule_value\", \"plies_to_mill\"). The same seed and\n"
             "folder give the same positions on any machine: test vectors for other\n"
             "implementations (docs/RESULTS.md, \"Test vectors\"). Only the subspaces of the\n"
-            "whole game of --herd are drawn from, and the folder must hold them all.",
+            "whole game of --herd are drawn from: by default the folder's herd (the largest\n"
+            "whose whole game it holds, as info says), and never a larger one.",
             options, args);
   if (!vm) return 0;
+  // Checked before the folder is opened: a bad option is refused whatever the folder.
+  const std::int64_t drawn = (*vm)["per-layer"].as<std::int64_t>();
+  if (drawn < 1 || drawn > kMaxPerLayer)
+    throw po::error("--per-layer must be from 1 to " + std::to_string(kMaxPerLayer) + ", got " +
+                    std::to_string(drawn));
+  const int asked = vm->count("herd") ? herd_from(*vm) : 0;
   const Database db(database_folders(*vm));
   const Board& board = db.game().board();
-  const int herd = herd_from(*vm);
+  if (db.herd() == 0)
+    throw std::invalid_argument(
+        "the folder holds the moving phase only (no placing tables): sample draws from the whole "
+        "game, which solve --whole-game writes");
+  if (asked > db.herd())
+    throw std::invalid_argument("--herd " + std::to_string(asked) +
+                                ": the folder holds the whole game of herds up to " +
+                                std::to_string(db.herd()) + " only (give --herd " +
+                                std::to_string(db.herd()) + " or less)");
+  const int herd = asked ? asked : db.herd();
   const std::vector<Subspace> game =
       solver::tables_for(db.rules(), placing_subspaces(herd, board.num_points()));
   const std::vector<Subspace> held = db.subspaces();
@@ -72,7 +92,7 @@ int run_sample(const std::vector<std::string>& args) {
     layers[s.mover_in_hand + s.other_in_hand].push_back(s);
   }
   for (auto& [layer, subspaces] : layers) std::sort(subspaces.begin(), subspaces.end());
-  const std::uint64_t per_layer = (*vm)["per-layer"].as<std::uint64_t>();
+  const auto per_layer = static_cast<std::uint64_t>(drawn);
   SplitMix64 rng((*vm)["seed"].as<std::uint64_t>());
   for (const auto& [layer, subspaces] : layers) {
     std::vector<SubspaceIndex> indexes;

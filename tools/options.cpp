@@ -43,9 +43,15 @@ void add_rules_option(po::options_description& options) {
                         ("rule preset: " + presets).c_str());
 }
 
-void add_herd_option(po::options_description& options) {
-  options.add_options()("herd", po::value<int>()->default_value(12),
-                        "cows each player starts with, 3 to 12 (the rules are otherwise the same)");
+void add_herd_option(po::options_description& options, bool of_folder) {
+  if (of_folder)
+    options.add_options()("herd", po::value<int>(),
+                          "cows each player starts with, 3 to 12 (the rules are otherwise the "
+                          "same); default: the herd whose whole game the folder holds");
+  else
+    options.add_options()("herd", po::value<int>()->default_value(12),
+                          "cows each player starts with, 3 to 12 (the rules are otherwise the "
+                          "same)");
 }
 
 int herd_from(const po::variables_map& vm) {

@@ -30,8 +30,9 @@ std::vector<std::filesystem::path> database_folders(const po::variables_map& vm,
 // Adds --rules with the preset list in its help text.
 void add_rules_option(po::options_description& options);
 Rules rules_from(const po::variables_map& vm);
-// Adds --herd, for the commands whose answer depends on the cows a player starts with.
-void add_herd_option(po::options_description& options);
+// Adds --herd, for the commands whose answer depends on the cows a player starts with: 12 by
+// default, or with `of_folder` no default, the command taking the folder's herd.
+void add_herd_option(po::options_description& options, bool of_folder = false);
 // The herd (cows each player starts with) of --herd, checked.
 int herd_from(const po::variables_map& vm);
 
