@@ -76,6 +76,25 @@ expect_output "probe --json --moves --line of the herd-3 start" \
 expect_output "probe of a placing position from stdin" '^W\.{7}/\.{8}/\.{8} b 2 3 0: loss in 8' \
   bash -c "echo 'W......./......../........ b 2 3 0' | '$mora' probe --db '$herd3'"
 
+# Without positions, probe reads them from standard input; at a terminal it says so first (on
+# stderr), and from a pipe it says nothing.
+python3 - "$mora" "$herd3" "$start" <<'PY' || fail "probe at a terminal gives no hint"
+import os, pty, subprocess, sys
+mora, db, start = sys.argv[1:]
+master, slave = pty.openpty()
+p = subprocess.Popen([mora, "probe", "--db", db], stdin=slave, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE)
+os.close(slave)
+os.write(master, start.encode() + b"\n\x04")
+out, err = p.communicate(timeout=60)
+os.close(master)
+assert p.returncode == 0, (p.returncode, out, err)
+assert err == b"reading positions from standard input, one per line; Ctrl-D ends\n", err
+assert out.startswith(start.encode() + b": win in 9"), out
+PY
+out=$(echo "$start" | "$mora" probe --db "$herd3" 2>&1) || fail "probe from a pipe: exit $?"
+[ "$(wc -l <<<"$out")" -eq 1 ] || fail "probe from a pipe says more than the answer: $out"
+
 # A draw has no distance; a line that is not UTF-8 gets its error and the batch goes on.
 expect_output "probe --json of a draw" '^\{"best_move":"a7","best_move_pure":"a7","distance":null,' \
   "$mora" probe --db "$msa" --json "$start"

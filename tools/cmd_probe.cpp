@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -136,6 +138,9 @@ int run_probe(const std::vector<std::string>& args) {
   if (vm->count("position")) {
     for (const auto& p : (*vm)["position"].as<std::vector<std::string>>()) answer(p);
   } else {
+    // Someone at a terminal who gave no position would otherwise wait on a silent program.
+    if (::isatty(STDIN_FILENO))
+      std::cerr << "reading positions from standard input, one per line; Ctrl-D ends\n";
     std::string line;
     while (std::getline(std::cin, line))
       if (!line.empty()) answer(line);
