@@ -32,8 +32,8 @@ ValueDifferences value_differences(const TableReader& a, const TableReader& b,
   ValueDifferences d;
   d.has_rule_part = a.header().has_rule_part && b.header().has_rule_part;
   std::vector<Entry> ea(end - begin), eb(end - begin);
-  a.read(begin, ea);
-  b.read(begin, eb);
+  a.read_values(begin, ea);
+  b.read_values(begin, eb);
   for (std::size_t k = 0; k < ea.size(); ++k) {
     const auto w = static_cast<std::uint64_t>(index.orbit_size(begin + k));
     d.positions += w;

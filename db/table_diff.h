@@ -1,7 +1,8 @@
 // Where two tables of one subspace disagree on values: two presets of one board (what a rule
 // changes), or two runs. Each canonical position counts as many times as its orbit has
 // positions, as in db/stats.h. Values, not entries: distances may differ where values agree
-// (bench/table_compare checks two runs entry by entry).
+// (bench/table_compare checks two runs entry by entry). Only the value streams are read, so a
+// WDL-only table (`morabaraba export --streams wdl`) compares as its full table does.
 #pragma once
 
 #include <array>

@@ -308,6 +308,11 @@ expect_output "compare --json gives an example" '"pure_example": "[WB.]{8}/' \
   "$mora" compare --db "$root/max7-msa-tournament" --with "$max7" --json
 expect_output "compare of a folder with itself" '^total +26919200 +0 ' \
   "$mora" compare --db "$max7" --with "$max7"
+# compare reads values only: a WDL-only export compares with its source, pure and rule values.
+expect_output "compare of a WDL-only export with its source" '^total +2691920 +0 +0\.000( +0){6} +0 +0\.000$' \
+  "$mora" compare --db "$root/morabaraba-wdl" --with "$moving"
+expect_output "compare of a WDL-only export with another preset" '^3v3 +2691920 +[1-9][0-9]* ' \
+  "$mora" compare --db "$root/herd3-morabaraba-wdl" --with "$root/max7-msa-tournament"
 out=$("$mora" compare --db "$root/max7-koti" --with "$max7" 2>&1) && fail "compare of two boards: exit 0"
 grep -q 'only databases of one board can be compared' <<<"$out" || fail "compare of two boards: $out"
 out=$("$mora" compare --db "$max7" --with "$moving" --subspace 3v4 2>&1) &&

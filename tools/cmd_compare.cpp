@@ -107,7 +107,9 @@ int run_compare(const std::vector<std::string>& args) {
                   "value in A and in B (W>D: a win in A, a draw in B), and whose outcome\n"
                   "under the ply limit differs (cursed wins and blessed losses count as\n"
                   "draws; only where both have the rule part). mssa-1's barred positions are\n"
-                  "not compared. The subspaces only one database holds are listed at the end.",
+                  "not compared. The subspaces only one database holds are listed at the end.\n"
+                  "Only values are compared, not distances: a WDL-only folder (export --streams\n"
+                  "wdl) compares as the folder it was exported from.",
                   options, args);
   if (!vm) return 0;
   const Database a(database_folders(*vm)), b(database_folders(*vm, "with"));
