@@ -18,10 +18,23 @@ TableStats table_stats(const TableReader& table, const SubspaceIndex& index) {
   TableStats st;
   st.canonical_positions = table.header().num_positions;
   st.has_rule_part = table.header().has_rule_part;
-  st.loss_distances_stored = !table.header().win_distances_only();
+  st.distances_stored = !table.header().wdl_only();
+  st.loss_distances_stored = st.distances_stored && !table.header().win_distances_only();
   std::vector<Entry> chunk;
   for (std::uint64_t begin = 0; begin < st.canonical_positions; begin += kChunk) {
     chunk.resize(std::min(kChunk, st.canonical_positions - begin));
+    if (!st.distances_stored) {
+      // The value streams, which a WDL-only table holds: the counts by value and rule value.
+      table.read_values(begin, chunk);
+      for (std::size_t k = 0; k < chunk.size(); ++k) {
+        const Entry& e = chunk[k];
+        const auto w = static_cast<std::uint64_t>(index.orbit_size(begin + k));
+        st.positions += w;
+        (e.wdl == Wdl::kWin ? st.win : e.wdl == Wdl::kDraw ? st.draw : st.loss) += w;
+        if (st.has_rule_part) st.rule_counts[static_cast<int>(e.rule)] += w;
+      }
+      continue;
+    }
     table.read(begin, chunk);
     for (std::size_t k = 0; k < chunk.size(); ++k) {
       const Entry& e = chunk[k];

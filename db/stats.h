@@ -22,6 +22,10 @@ struct TableStats {
   // False for a table of win distances only (TableContents::kWinDistances): loss_distances and
   // longest_loss_index are left empty and 0, plies_to_mill is over rule wins only.
   bool loss_distances_stored = true;
+  // False for a WDL-only table (TableContents::kWdlOnly), which holds no distance and no plies
+  // to the next mill: only the counts by value (win/draw/loss, and by rule value) are given;
+  // the histograms are empty and the longest indices 0.
+  bool distances_stored = true;
   // The first canonical index of the longest win and of the longest loss (0 if none).
   std::uint64_t longest_win_index = 0, longest_loss_index = 0;
   int max_win_distance() const { return largest(win_distances); }

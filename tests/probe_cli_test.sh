@@ -205,6 +205,26 @@ expect_output "probe --wdl without a ply limit: the value alone" \
   "$mora" probe --db "$root/malom" --wdl 'WWW...../.B....B./.....B.. w 0 0 0'
 expect_error "$wdl" "$start" 'distances are not in this folder'
 expect_output "check of the export" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$wdl"
+# info counts the export by value as it counts its source, and says the distances are not there.
+out=$("$mora" info --db "$wdl" 2>&1) || fail "info of the export: exit $?: $out"
+grep -Eq '^3v3 +- +2691920 +169626 +2240880 +0 +451040 +- +- ' <<<"$out" || fail "info of the export: $out"
+grep -q '^every table is WDL-only (export --streams wdl): .* the longest win and loss are not known (-)$' \
+  <<<"$out" || fail "info of the export does not say what it lacks: $out"
+python3 -c '
+import json, sys
+wdl, full = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert wdl["herd"] == full["herd"] == 3 and sorted(wdl["subspaces"]) == sorted(full["subspaces"])
+for name, w in wdl["subspaces"].items():
+    f = full["subspaces"][name]
+    for key in ("positions", "canonical_positions", "win", "draw", "loss"):
+        assert w[key] == f[key], (name, key, w, f)
+    f["rule"].pop("plies_to_mill_histogram")
+    assert w["rule"] == f["rule"], (name, w, f)
+    assert w["wdl_only"] and not f["wdl_only"], (name, w)
+    assert w["max_win_distance"] is w["max_loss_distance"] is None, (name, w)
+    assert not any(k.endswith("histogram") or k.startswith("longest") for k in w), (name, w)
+' "$("$mora" info --db "$wdl" --json)" "$("$mora" info --db "$herd3" --json)" ||
+  fail "info --json of the export: not the source's counts"
 
 # The Koti board: the centre is a fourth part of the board field; a string of the other board
 # is refused with a message that says which board it is for.

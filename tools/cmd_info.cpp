@@ -46,13 +46,15 @@ void print_header(const Database& db) {
 void print_row(const TableInfo& t) {
   const TableStats& st = t.stats;
   // "-": a table of win distances only, whose losses' distances follow from a search
+  // (and both for a WDL-only table, which holds no distance)
+  const std::string max_win = st.distances_stored ? std::to_string(st.max_win_distance()) : "-";
   const std::string max_loss =
       st.loss_distances_stored ? std::to_string(st.max_loss_distance()) : "-";
-  std::printf("%-10s %7s %12llu %12llu %12llu %10llu %12llu %8d %9s %7llu %9.3f  ",
+  std::printf("%-10s %7s %12llu %12llu %12llu %10llu %12llu %8s %9s %7llu %9.3f  ",
               t.subspace.name().c_str(), in_hand(t.subspace).c_str(),
               (unsigned long long)st.positions, (unsigned long long)st.canonical_positions,
               (unsigned long long)st.win, (unsigned long long)st.draw, (unsigned long long)st.loss,
-              st.max_win_distance(), max_loss.c_str(), (unsigned long long)t.bytes, t.bits);
+              max_win.c_str(), max_loss.c_str(), (unsigned long long)t.bytes, t.bits);
   for (double b : t.stream_bits) b < 0 ? std::printf("     -") : std::printf(" %5.2f", b);
   std::printf("\n");
   if (t.has_barred)
@@ -106,7 +108,9 @@ int run_info(const std::vector<std::string>& args) {
                   "also gives a position of the longest win and one of the longest loss.\n"
                   "A table that does not open or read (damaged, truncated) is listed in its\n"
                   "place as \"bad:\" with the reason (--json: in bad_tables), the others all the\n"
-                  "same; exit status 1 when any is.",
+                  "same; exit status 1 when any is. A WDL-only table (export --streams wdl) is\n"
+                  "counted by value; it holds no distances, so its longest win and loss are \"-\"\n"
+                  "(--json: wdl_only true, the distances null, no histograms).",
                   options, args);
   if (!vm) return 0;
   const Database db(database_folders(*vm));
@@ -114,6 +118,7 @@ int run_info(const std::vector<std::string>& args) {
   nlohmann::json subspaces = nlohmann::json::object();
   if (!json) print_header(db);
   nlohmann::json bad_tables = nlohmann::json::array();
+  std::size_t wdl_only = 0;  // WDL-only tables listed, whose longest win and loss are not known
   // The tables are read on every thread, the rows given in order as soon as those before them
   // are: a large folder takes minutes. A table that fails is listed as bad, and the others
   // after it all the same.
@@ -149,6 +154,7 @@ int run_info(const std::vector<std::string>& args) {
           } else {
             print_row(*row.info);
           }
+          if (row.info && !row.info->stats.distances_stored) ++wdl_only;
         }
       },
       1);
@@ -159,8 +165,14 @@ int run_info(const std::vector<std::string>& args) {
                                 {"bad_tables", bad_tables}}
                      .dump(2)
               << '\n';
-  else if (bad)
-    std::cout << count_of(bad, "bad table", "bad tables") << '\n';
+  if (!json && wdl_only)
+    std::cout
+        << (wdl_only == all.size() - bad ? "every table is"
+                                         : count_of(wdl_only, "table is", "tables are"))
+        << " WDL-only (export --streams wdl): counted by win/draw/loss and by the value under "
+           "the ply limit; the distances are not in this folder, so the longest win and loss "
+           "are not known (-)\n";
+  if (!json && bad) std::cout << count_of(bad, "bad table", "bad tables") << '\n';
   return bad ? 1 : 0;
 }
 

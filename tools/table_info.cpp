@@ -25,7 +25,7 @@ TableInfo table_info(const Database& db, const Subspace& s) {
   t.table = db.table(s);
   const SubspaceIndex index(db.game().board(), s);
   t.stats = table_stats(*t.table, index);
-  if (t.stats.win)
+  if (t.stats.win && t.stats.distances_stored)
     t.longest_win = to_string(index.position(t.stats.longest_win_index), index.board());
   if (t.stats.loss && t.stats.loss_distances_stored)
     t.longest_loss = to_string(index.position(t.stats.longest_loss_index), index.board());
@@ -54,13 +54,16 @@ nlohmann::json to_json(const TableInfo& t) {
   j["win"] = st.win;
   j["draw"] = st.draw;
   j["loss"] = st.loss;
-  j["max_win_distance"] = st.max_win_distance();
+  // A WDL-only table (export --streams wdl) holds no distance: null, and no histograms.
+  j["wdl_only"] = !st.distances_stored;
+  j["max_win_distance"] =
+      st.distances_stored ? nlohmann::json(st.max_win_distance()) : nlohmann::json();
   // null in a table of win distances only, whose losses' distances follow from a search
   j["max_loss_distance"] =
       st.loss_distances_stored ? nlohmann::json(st.max_loss_distance()) : nlohmann::json();
   if (!t.longest_win.empty()) j["longest_win_position"] = t.longest_win;
   if (!t.longest_loss.empty()) j["longest_loss_position"] = t.longest_loss;
-  j["win_distance_histogram"] = histogram(st.win_distances);
+  if (st.distances_stored) j["win_distance_histogram"] = histogram(st.win_distances);
   if (st.loss_distances_stored) j["loss_distance_histogram"] = histogram(st.loss_distances);
   if (t.has_barred)
     j["barred"] = {{"positions", t.barred[0] + t.barred[1] + t.barred[2]},
@@ -82,7 +85,7 @@ nlohmann::json to_json(const TableInfo& t) {
     // (docs/METRICS.md, "Names").
     rule["cursed_win"] = st.rule_counts[static_cast<int>(RuleWdl::kCursedWin)];
     rule["blessed_loss"] = st.rule_counts[static_cast<int>(RuleWdl::kBlessedLoss)];
-    rule["plies_to_mill_histogram"] = histogram(st.plies_to_mill);
+    if (st.distances_stored) rule["plies_to_mill_histogram"] = histogram(st.plies_to_mill);
   }
   return j;
 }

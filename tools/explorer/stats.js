@@ -102,7 +102,10 @@ function subspacePage(rules, name, answer) {
   }
   chart(box, "Wins by distance (plies to the end)", s.win_distance_histogram, "win");
   chart(box, "Losses by distance", s.loss_distance_histogram, "loss");
-  if (s.loss && s.max_loss_distance === null)
+  if (s.wdl_only)
+    element("p", "The distances are not stored in this folder (WDL-only tables, `export --streams wdl`): " +
+                 "its positions are counted by value only.", box);
+  else if (s.loss && s.max_loss_distance === null)
     element("p", "The losses' distances are not stored in this folder (tables of win distances): " +
                  "each is found from its successors when probed.", box);
   // A folder of win distances stores the plies to the next mill of rule wins only.
