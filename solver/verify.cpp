@@ -58,17 +58,22 @@ std::string describe(RuleWdl rule, int plies) {
 // Collects the disagreements of stored and recomputed entries, the first few described.
 class Findings {
  public:
-  Findings(const Board& board, bool rule_part, std::size_t max_listed)
-      : board_(board), rule_part_(rule_part), max_listed_(max_listed) {}
+  // `distances`: whether entries have them (not those of WDL-only tables: values only).
+  Findings(const Board& board, bool rule_part, bool distances, std::size_t max_listed)
+      : board_(board), rule_part_(rule_part), distances_(distances), max_listed_(max_listed) {}
 
   void compare(Subspace s, std::uint64_t i, const Position& pos, const Entry& e, const Entry& x) {
     std::string problem;
-    if (e.wdl != x.wdl || (e.wdl != Wdl::kDraw && e.distance != x.distance))
+    if (!distances_) {
+      if (e.wdl != x.wdl)
+        problem = std::string("stored ") + wdl_name(e.wdl) + ", recomputed " + wdl_name(x.wdl);
+    } else if (e.wdl != x.wdl || (e.wdl != Wdl::kDraw && e.distance != x.distance)) {
       problem =
           "stored " + describe(e.wdl, e.distance) + ", recomputed " + describe(x.wdl, x.distance);
-    else if (rule_part_ &&
-             (e.rule != x.rule || ((e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) &&
-                                   e.plies_to_mill != x.plies_to_mill)))
+    }
+    if (problem.empty() && rule_part_ &&
+        (e.rule != x.rule || ((e.rule == RuleWdl::kWin || e.rule == RuleWdl::kLoss) &&
+                              e.plies_to_mill != x.plies_to_mill)))
       problem = "ply-limit part: stored " + describe(e.rule, e.plies_to_mill) + ", recomputed " +
                 describe(x.rule, x.plies_to_mill);
     if (problem.empty()) return;
@@ -88,7 +93,7 @@ class Findings {
 
  private:
   const Board& board_;
-  bool rule_part_;
+  bool rule_part_, distances_;
   std::size_t max_listed_;
   std::mutex mutex_;
   std::uint64_t errors_ = 0;
@@ -224,6 +229,70 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
   });
 }
 
+// The pure value of `pos` from its successors' pure values, which the value streams hold (WDL-only
+// tables too): recompute() of the win/draw/loss alone.
+Wdl recompute_wdl(const Database& db, const Position& pos) {
+  const Game& game = db.game();
+  if (game.outcome(pos, false) == Outcome::kDraw) return Wdl::kDraw;
+  MoveList list;
+  game.generate(pos, list);
+  bool draw = false;
+  for (const Move& m : list) {
+    const Position child = game.make(pos, m);
+    if (child.total(child.side_to_move) <= 2) return Wdl::kWin;
+    const Wdl w = db.probe_wdl(child);
+    if (w == Wdl::kLoss) return Wdl::kWin;
+    draw |= w == Wdl::kDraw;
+  }
+  return draw ? Wdl::kDraw : Wdl::kLoss;
+}
+
+// The win/draw/loss of every stored position of a folder with WDL-only tables (or of the
+// sample), and of its barred section, recomputed from its successors' by probe_wdl.
+void verify_values(const Database& db, const std::vector<Subspace>& subspaces,
+                   const VerifySample& sample, Progress& progress, Findings& findings,
+                   VerifyReport& report) {
+  const auto only_wdl = [](Wdl w) { return Entry{w, RuleWdl::kDraw, 0, 0}; };
+  for_each_table(subspaces, report, [&](const Subspace& s) {
+    const TableReader* table = db.table(s);
+    if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
+    const SubspaceIndex index(db.game().board(), s);
+    const std::uint64_t n = index.size();
+    // While placing, one more cow in hand than the other side means black is to move.
+    const bool black = s.mover_in_hand > s.other_in_hand;
+    std::atomic<std::uint64_t> checked = 0;
+    progress.begin("verify the win/draw/loss of " + s.name(), n);
+    for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
+      std::vector<Entry> stored(end - begin);
+      table->read_values(begin, stored);
+      std::uint64_t mine = 0;
+      for (std::uint64_t i = begin; i < end; ++i) {
+        if (!in_sample(sample, s, i, n)) continue;
+        const Position pos = position_at(index, s, i);
+        const Wdl x = recompute_wdl(db, black ? pos.colour_swapped() : pos);
+        findings.compare(s, i, pos, only_wdl(stored[i - begin].wdl), only_wdl(x));
+        ++mine;
+      }
+      checked += mine;
+      progress.advance(end - begin);
+    });
+    const auto records = table->barred();
+    const std::uint64_t all = n + records.size();
+    for_chunks(records.size(), [&](std::uint64_t begin, std::uint64_t end) {
+      std::uint64_t mine = 0;
+      for (std::uint64_t k = begin; k < end; ++k) {
+        if (!in_sample(sample, s, n + k, all)) continue;
+        const Position pos = BarredKeys::position(index, records[k].key);
+        findings.compare(s, n + k, pos, only_wdl(records[k].entry.wdl),
+                         only_wdl(recompute_wdl(db, pos)));
+        ++mine;
+      }
+      checked += mine;
+    });
+    report.positions += checked;
+  });
+}
+
 }  // namespace
 
 bool in_sample(const VerifySample& sample, Subspace s, std::uint64_t i, std::uint64_t n) {
@@ -239,7 +308,15 @@ VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, 
   VerifyReport report;
   if (sample && !(sample->fraction > 0 && sample->fraction <= 1))
     throw std::invalid_argument("the sampled fraction must be above 0 and at most 1");
-  Findings findings(db.game().board(), db.rules().ply_limit > 0, max_listed);
+  report.values_only = std::ranges::any_of(
+      db.subspaces(), [&](const Subspace& s) { return db.table(s)->header().wdl_only(); });
+  Findings findings(db.game().board(), db.rules().ply_limit > 0 && !report.values_only,
+                    !report.values_only, max_listed);
+  if (report.values_only) {
+    verify_values(db, subspaces, sample.value_or(VerifySample{1.0, 0}), progress, findings, report);
+    findings.report_to(report);
+    return report;
+  }
   // Tables of win distances only are read through the database's probes, which derive their
   // losses' distances; verify_all() decodes whole tables, which need every value.
   // (those of the successors too: any table of the database).

@@ -20,6 +20,9 @@ struct VerifyReport {
   // The subspaces that could not be verified, each with the error that stopped it (a table
   // damaged or missing, its own or one it reads, named): the others are verified all the same.
   std::vector<std::string> bad_tables;
+  // A folder of WDL-only tables (export --streams wdl), which holds no distances: only the
+  // pure win/draw/loss of each position was recomputed, from its successors' (see verify()).
+  bool values_only = false;
 };
 
 // A deterministic random sample: each position is in it with probability `fraction`, decided
@@ -33,7 +36,12 @@ struct VerifySample {
 bool in_sample(const VerifySample& sample, Subspace s, std::uint64_t i, std::uint64_t n);
 
 // Recomputes every stored position of `subspaces`, or with `sample` (fraction < 1) the sampled
-// ones, probing their successors instead of decoding whole tables.
+// ones, probing their successors instead of decoding whole tables. Where a table of the
+// database is WDL-only, which stores no distances and no plies to the next mill, only the pure
+// win/draw/loss is recomputed (report.values_only): a win needs a successor lost for the other
+// side, a loss every successor won, a draw neither. Without distances that is a weaker check: a
+// cycle of positions marked won and lost in turn, each agreeing with its successors, cannot be
+// told from the draws it may really be; the full folder's verify can.
 VerifyReport verify(const Database& db, const std::vector<Subspace>& subspaces, Progress& progress,
                     std::optional<VerifySample> sample = std::nullopt, std::size_t max_listed = 20);
 

@@ -205,6 +205,11 @@ expect_output "probe --wdl without a ply limit: the value alone" \
   "$mora" probe --db "$root/malom" --wdl 'WWW...../.B....B./.....B.. w 0 0 0'
 expect_error "$wdl" "$start" 'distances are not in this folder'
 expect_output "check of the export" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$wdl"
+# verify recomputes the export's win/draw/loss (all it holds) and says so.
+out=$("$mora" verify --db "$wdl" -q 2>&1) || fail "verify of the export: exit $?: $out"
+[ "$out" = "WDL-only tables (export --streams wdl): the win/draw/loss alone is verified; the distances and the values under the ply limit are not in the folder
+verified the win/draw/loss of 201403 positions in 7 tables: 0 errors, 0 bad tables" ] ||
+  fail "verify of the export: $out"
 # info counts the export by value as it counts its source, and says the distances are not there.
 out=$("$mora" info --db "$wdl" 2>&1) || fail "info of the export: exit $?: $out"
 grep -Eq '^3v3 +- +2691920 +169626 +2240880 +0 +451040 +- +- ' <<<"$out" || fail "info of the export: $out"

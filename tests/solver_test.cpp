@@ -322,6 +322,49 @@ TEST_F(SolvedSmall, VerifierChecksAFolderOfWinDistances) {
   fs::remove_all(wins);
 }
 
+// A WDL-only folder (export --streams wdl) holds no distances: verify recomputes the
+// win/draw/loss alone, which passes for every position, and catches a win turned into a draw.
+TEST_F(SolvedSmall, VerifierChecksTheValuesOfAWdlOnlyFolder) {
+  const auto export_wdl = [](const fs::path& from, const std::string& name) {
+    const fs::path to = fresh_folder(name);
+    fs::create_directories(to);
+    for (const auto& file : fs::directory_iterator(from))
+      if (file.path().extension() == ".mtb")
+        export_table(file.path(), to / file.path().filename(), TableContents::kWdlOnly);
+    return to;
+  };
+  solver::Progress quiet(false);
+  const fs::path wdl = export_wdl(*folder_, "wdl_only");
+  {
+    const Database db({wdl});
+    const auto report = solver::verify(db, db.subspaces(), quiet);
+    EXPECT_TRUE(report.values_only);
+    EXPECT_EQ(report.errors, 0u);
+    EXPECT_EQ(report.positions, 169'626u + 2 * 760'398u);
+    EXPECT_TRUE(report.bad_tables.empty());
+  }
+  const fs::path altered = fresh_folder("wdl_altered_source");
+  fs::copy(*folder_, altered);
+  rewrite_table(altered / "3v4.mtb", [](std::vector<Entry>& entries) {
+    const auto it = std::find_if(entries.begin(), entries.end(),
+                                 [](const Entry& e) { return e.wdl == Wdl::kWin; });
+    ASSERT_NE(it, entries.end());
+    *it = Entry{};  // a draw
+  });
+  const fs::path wdl_altered = export_wdl(altered, "wdl_altered");
+  {
+    const Database db({wdl_altered});
+    const auto report = solver::verify(db, db.subspaces(), quiet);
+    EXPECT_TRUE(report.values_only);
+    EXPECT_GE(report.errors, 1u);
+    ASSERT_FALSE(report.first_errors.empty());
+    EXPECT_NE(report.first_errors[0].find("3v4 #"), std::string::npos) << report.first_errors[0];
+    EXPECT_NE(report.first_errors[0].find("stored draw, recomputed win"), std::string::npos)
+        << report.first_errors[0];
+  }
+  for (const fs::path& f : {wdl, altered, wdl_altered}) fs::remove_all(f);
+}
+
 // A preset added by one row of the preset table (game/rules.cpp), kept for the tests: the house
 // rules with a 40-ply limit, solved and probed as any preset is.
 using SolvedHouse40 = Solved<"house40", "house-40", Subspace{3, 3, 0, 0}>;

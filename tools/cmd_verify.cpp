@@ -21,7 +21,12 @@ int run_verify(const std::vector<std::string>& args) {
                   "by forward move generation and lookups, pure and ply-limit parts. A table\n"
                   "that cannot be read (damaged, truncated, missing for another that needs it)\n"
                   "is reported and the others are verified all the same. Exit status 1 when\n"
-                  "any position disagrees or any table is bad.",
+                  "any position disagrees or any table is bad.\n\n"
+                  "A WDL-only folder (export --streams wdl) holds no distances: there only the\n"
+                  "win/draw/loss is recomputed (a win needs a successor lost for the other side,\n"
+                  "a loss every successor won). That check cannot tell a cycle of positions\n"
+                  "marked won and lost in turn from the draws it may be; the distances and the\n"
+                  "values under the ply limit are checked by verifying the full folder.",
                   options, args);
   if (!vm) return 0;
   const std::vector<std::filesystem::path> folders = database_folders(*vm);
@@ -47,8 +52,12 @@ int run_verify(const std::vector<std::string>& args) {
   }
   for (const auto& e : report.bad_tables) std::cout << "bad: " << e << '\n';
   const std::size_t verified = subspaces.size() - report.bad_tables.size();
-  std::cout << "verified " << report.positions << (sample ? " sampled" : "") << " positions in "
-            << verified << (verified == 1 ? " table: " : " tables: ") << report.errors
+  if (report.values_only)
+    std::cout << "WDL-only tables (export --streams wdl): the win/draw/loss alone is verified; "
+                 "the distances and the values under the ply limit are not in the folder\n";
+  std::cout << "verified " << (report.values_only ? "the win/draw/loss of " : "")
+            << report.positions << (sample ? " sampled" : "") << " positions in " << verified
+            << (verified == 1 ? " table: " : " tables: ") << report.errors
             << (report.errors == 1 ? " error, " : " errors, ") << bad
             << (bad == 1 ? " bad table\n" : " bad tables\n");
   return report.errors == 0 && bad == 0 ? 0 : 1;
