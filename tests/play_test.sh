@@ -31,8 +31,16 @@ play_line() {
 out=$(play_line white 0 help value hint moves zz a1-a4 "${line[0]}" back) || fail "play exit $?"
 grep -q "^You play White" <<<"$out" || fail "no greeting"
 grep -q "value for you: win in 9" <<<"$out" || fail "value on request: $out"
-grep -q "best move: ${line[0]}\$" <<<"$out" || fail "hint is not the line's first move ${line[0]}"
-[ "$(grep -m1 '^legal moves: ' <<<"$out" | wc -w)" -eq 26 ] || fail "moves: not the 24 points"
+grep -q "best move: ${line[0]}: win in 9, under the ply limit win (9 plies to the next mill)\$" <<<"$out" ||
+  fail "hint is not the line's first move ${line[0]} with its value"
+# moves: every point with its value for the player, best first (the line's first move heads it).
+grep -q "> legal moves, best first under the ply limit (each with its value for you):\$" <<<"$out" ||
+  fail "moves: no heading: $out"
+[ "$(grep -A24 '> legal moves, best first' <<<"$out" |
+  grep -Ec '^  [a-g][1-7]: win in (9|15), under the ply limit win \((9|15) plies to the next mill\)$')" -eq 24 ] ||
+  fail "moves: not the 24 points each with its value: $out"
+grep -A1 '> legal moves, best first' <<<"$out" | grep -q "^  ${line[0]}: win in 9" ||
+  fail "moves: the best move ${line[0]} does not come first"
 grep -q "illegal: unknown point 'zz'" <<<"$out" || fail "zz not explained"
 grep -q "illegal: 'a1-a4' is not a legal move .*you still have cows in hand" <<<"$out" ||
   fail "a1-a4 while placing not explained"
@@ -60,6 +68,24 @@ out=$({
   fail "back after the game over did not take the move back: $out"
 grep -q "the game is over: 'back' or 'quit'" <<<"$out" || fail "a move after the game not refused"
 
+# A point that is taken, and a cow that is not there, are said to be so.
+out=$(printf '%s\n' "${line[0]}" "${line[0]}" "${line[1]}" quit | "$mora" play --db "$db" --side white)
+grep -q "illegal: '${line[0]}' is not a legal move in this position; ${line[0]} is taken (by a white cow)" <<<"$out" ||
+  fail "a placement on your own cow is not explained: $out"
+grep -q "illegal: '${line[1]}' is not a legal move in this position; ${line[1]} is taken (by a black cow)" <<<"$out" ||
+  fail "a placement on the other's cow (the reply ${line[1]}) is not explained: $out"
+out=$(printf 'c5-d5\ng4-b6\nquit\n' | "$mora" play --db "$db" --position 'WW.W..../BBB...../........ w 0 0 0')
+grep -q "illegal: 'c5-d5' is not a legal move in this position; you have no cow on c5" <<<"$out" ||
+  fail "a move from an empty point is not explained: $out"
+grep -q "illegal: 'g4-b6' is not a legal move in this position; b6 is taken (by a black cow)" <<<"$out" ||
+  fail "a move to a taken point is not explained: $out"
+# A side with three cows is shown flying (each side, whoever is to move); without flying
+# (msa-tournament) it is not.
+grep -q '^White has 3 cows and flies: moves a cow to any empty point$' <<<"$out" &&
+  grep -q '^Black has 3 cows and flies: ' <<<"$out" || fail "three cows not shown flying: $out"
+out=$(printf 'quit\n' | "$mora" play --db "$2/herd3-msa-tournament" --position 'WW.W..../BBB...../........ w 0 0 0')
+! grep -q 'flies' <<<"$out" || fail "msa-tournament's three cows shown flying: $out"
+
 # A move that closes a mill without its shot is explained.
 out=$(printf 'g4-g7\nquit\n' | "$mora" play --db "$db" --position 'WW.W..../BBB...../........ w 0 0 0')
 [ "$(grep -Ec "(forms|closes) a mill" <<<"$out")" -eq 1 ] &&
@@ -77,9 +103,10 @@ grep -q "^I choose my moves by pure distance" <<<"$out" &&
 # As White, the hint follows the metric too (the colours of the position swapped).
 swapped='.B..W.../.BB....W/B...W... w 0 0 0'
 out=$(printf 'hint\nquit\n' | "$mora" play --db "$2/max7-morabaraba" --position "$swapped")
-grep -q "> best move: g1-a7\$" <<<"$out" || fail "hint under the rule: $out"
+grep -q "> best move: g1-a7: loss in 2, under the ply limit loss (2 plies to the next mill)\$" <<<"$out" ||
+  fail "hint under the rule: $out"
 out=$(printf 'hint\nquit\n' | "$mora" play --db "$2/max7-morabaraba" --position "$swapped" --pure)
-grep -q "> best move: b4-f2xd6\$" <<<"$out" || fail "hint --pure: $out"
+grep -q "> best move: b4-f2xd6: loss in 4, " <<<"$out" || fail "hint --pure: $out"
 status=0
 out=$("$mora" play --db "$db" --side purple 2>&1) || status=$?
 [ "$status" -eq 2 ] && grep -q "white or black" <<<"$out" || fail "--side purple: $status $out"

@@ -13,8 +13,8 @@ constexpr const char* kHelp =
     "Type a move in the notation of docs/RULES.md: a placement 'd6', a step or flight 'a1-a4',\n"
     "with the cow shot after a mill 'd6xg7' or 'b4-b2xf4'. Other commands:\n"
     "  value   the value of the position for you\n"
-    "  hint    the best move (by the metric the database plays)\n"
-    "  moves   the legal moves, best first\n"
+    "  hint    the best move (by the metric the database plays), with its value for you\n"
+    "  moves   the legal moves, best first, each with its value for you\n"
     "  back    take back your last move (and the reply to it)\n"
     "  quit    leave the game\n";
 
@@ -27,12 +27,40 @@ std::string move_list(const Database& db, const Position& pos, Metric metric) {
   return list;
 }
 
+// Every legal move with its value for the player who makes it, a line each, best first.
+std::string valued_move_list(const Database& db, const Position& pos, Metric metric) {
+  std::string list = "legal moves, best first";
+  if (db.rules().ply_limit > 0)
+    list += metric == Metric::kPure ? " by pure distance" : " under the ply limit";
+  list += " (each with its value for you):\n";
+  for (const auto& [m, v] : db.moves(pos, metric))
+    list += "  " + to_string(db.game().board(), m) + ": " + to_text(v) + '\n';
+  return list;
+}
+
+// The cow on `point`, in words ("a white cow"), or "" when the point is empty.
+std::string cow_on(const Position& pos, Point point) {
+  for (Color c : {kWhite, kBlack})
+    if (pos.cows[c] & bit(point)) return std::string("a ") + colour_name(c) + " cow";
+  return "";
+}
+
 // Why `text` is not a legal move at `pos`, beyond what the parser says (which explains a mill
-// without its shot itself).
-std::string why_illegal(const Position& pos, const std::string& text) {
-  if (pos.in_hand[pos.side_to_move] > 0 && text.find('-') != std::string::npos)
+// without its shot itself): a point taken, a cow that is not there, a step while placing.
+std::string why_illegal(const Board& board, const Position& pos, const std::string& text) {
+  const Color us = pos.side_to_move;
+  const std::string move = text.substr(0, text.find('x'));  // the shots apart
+  const auto dash = move.find('-');
+  const std::string to = dash == std::string::npos ? move : move.substr(dash + 1);
+  if (const auto p = board.find_point(to); p && !cow_on(pos, *p).empty())
+    return to + " is taken (by " + cow_on(pos, *p) + "): a cow goes to an empty point";
+  if (dash != std::string::npos && pos.in_hand[us] == 0)
+    if (const auto from = board.find_point(move.substr(0, dash));
+        from && !(pos.cows[us] & bit(*from)))
+      return "you have no cow on " + move.substr(0, dash);
+  if (pos.in_hand[us] > 0 && dash != std::string::npos)
     return "you still have cows in hand: place one on an empty point, as in d6";
-  if (pos.in_hand[pos.side_to_move] == 0 && text.find('-') == std::string::npos)
+  if (pos.in_hand[us] == 0 && dash == std::string::npos)
     return "all your cows are on the board: move one, as in a1-a4";
   return "";
 }
@@ -53,9 +81,12 @@ class Match {
                 << "; the game ends by the rules either way.\n";
     while (true) {
       const Position& pos = history_.back();
-      std::cout << '\n'
-                << diagram(game_.board(), pos) << "position: " << to_string(pos, game_.board())
-                << '\n';
+      std::cout << '\n' << diagram(game_.board(), pos);
+      for (Color c : {kWhite, kBlack})
+        if (game_.flies(pos, c))
+          std::cout << colour_title(c) << " has " << pos.on_board(c)
+                    << " cows and flies: moves a cow to any empty point\n";
+      std::cout << "position: " << to_string(pos, game_.board()) << '\n';
       if (const Outcome o = game_.outcome(pos); o != Outcome::kOngoing) {
         std::cout << "game over: " << game_over_reason(game_, pos, o) << '\n';
         if (o != Outcome::kDraw)
@@ -113,10 +144,12 @@ class Match {
       } else if (text == "value") {
         std::cout << "value for you: " << to_text(db_.probe(pos)) << '\n';
       } else if (text == "hint") {
-        std::cout << "best move: " << to_string(game_.board(), *db_.best_move(pos, metric_))
+        const auto ranked = db_.moves(pos, metric_);
+        const auto& [best, value] = ranked.front();
+        std::cout << "best move: " << to_string(game_.board(), best) << ": " << to_text(value)
                   << '\n';
       } else if (text == "moves") {
-        std::cout << "legal moves: " << move_list(db_, pos, metric_) << '\n';
+        std::cout << valued_move_list(db_, pos, metric_);
       } else if (text == "back") {
         if (!take_back()) {
           std::cout << "nothing to take back\n";
@@ -128,7 +161,7 @@ class Match {
           history_.push_back(game_.make(pos, parse_move(game_, pos, text)));
           return true;
         } catch (const ParseError& e) {
-          const std::string why = why_illegal(pos, text);
+          const std::string why = why_illegal(game_.board(), pos, text);
           std::cout << "illegal: " << e.what() << (why.empty() ? "" : "; " + why)
                     << "\nlegal moves: " << move_list(db_, pos, metric_) << '\n';
         }
@@ -170,8 +203,9 @@ int run_play(const std::vector<std::string>& args) {
             "--db DIR [--side white|black] [--position P] [--pure]\n\n"
             "A game in the terminal against perfect play from the database. Moves are\n"
             "typed in the notation of docs/RULES.md; 'help' lists the other commands: value,\n"
-            "hint, moves (the legal moves), back (take a move back) and quit. At the\n"
-            "end of the game, 'back' takes your last move back and 'quit' leaves.\n\n"
+            "hint, moves (the legal moves; both with their values for you), back (take a\n"
+            "move back) and quit. At the end of the game, 'back' takes your last move back\n"
+            "and 'quit' leaves.\n\n"
             "Best play (docs/METRICS.md): under the ply limit by default (the rule value,\n"
             "then for a win the fewest plies to the next mill, for a loss the most), by\n"
             "pure distance with --pure (the fastest win, the slowest loss).",
