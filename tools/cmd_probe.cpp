@@ -87,65 +87,45 @@ int run_probe(const std::vector<std::string>& args) {
   const bool wdl_only = vm->count("wdl");
   if (wdl_only && (with_moves || with_line))
     throw po::error("--wdl probes the value alone: without --moves and --line");
-  int failures = 0;
   auto answer = [&](const std::string& text) {
-    try {
-      if (wdl_only) {
-        const nlohmann::json j = wdl_json(db, text, &search);
-        std::cout << (json ? dump_line(j) : text + ": " + wdl_text(j)) << '\n';
-        if (j.contains("error")) ++failures;
-        return;
-      }
-      if (json) {
-        const nlohmann::json j =
-            answer_json(db, text, {.moves = with_moves, .line = with_line, .pure = pure}, &search);
-        std::cout << dump_line(j) << '\n';
-        if (j.contains("error")) ++failures;
-        return;
-      }
-      require_utf8(text);
-      const Position pos = parse_position(text, db.rules());
-      if (search.answers(pos)) {
-        const PlacingSearch::Proof proof = search.prove(pos);
-        std::cout << text << ": " << search.to_text(proof) << '\n';
-        if (!proof.known())
-          ++failures;
-        else if (with_moves || with_line)
-          std::cout << "  (no moves or line: a search proves the value, not the distances)\n";
-        return;
-      }
-      const ProbeResult r = db.probe(pos);
-      const auto ranked = db.moves(pos, metric);
-      std::cout << text << ": " << to_text(r) << best_moves_text(board, ranked) << '\n';
-      if (with_moves) {
-        if (!order.empty()) std::cout << "  moves, best first" << order << ":\n";
-        for (const auto& [m, v] : ranked)
-          std::cout << "  " << to_string(board, m) << ": " << to_text(v) << '\n';
-      }
-      if (with_line) {
-        std::cout << "  line" << order << ":";
-        for (const Move& m : db.best_line(pos, metric)) std::cout << ' ' << to_string(board, m);
-        std::cout << '\n';
-      }
-    } catch (const std::exception& e) {
-      ++failures;
-      if (json)
-        std::cout << dump_line(error_json(text, e.what())) << '\n';
-      else
-        std::cout << text << ": error: " << e.what() << '\n';
+    if (wdl_only) {
+      const nlohmann::json j = wdl_json(db, text, &search);
+      std::cout << (json ? dump_line(j) : text + ": " + wdl_text(j)) << '\n';
+      return !j.contains("error");
     }
+    if (json) {
+      const nlohmann::json j =
+          answer_json(db, text, {.moves = with_moves, .line = with_line, .pure = pure}, &search);
+      std::cout << dump_line(j) << '\n';
+      return !j.contains("error");
+    }
+    require_utf8(text);
+    const Position pos = parse_position(text, db.rules());
+    if (search.answers(pos)) {
+      const PlacingSearch::Proof proof = search.prove(pos);
+      std::cout << text << ": " << search.to_text(proof) << '\n';
+      if (proof.known() && (with_moves || with_line))
+        std::cout << "  (no moves or line: a search proves the value, not the distances)\n";
+      return proof.known();
+    }
+    const ProbeResult r = db.probe(pos);
+    const auto ranked = db.moves(pos, metric);
+    std::cout << text << ": " << to_text(r) << best_moves_text(board, ranked) << '\n';
+    if (with_moves) {
+      if (!order.empty()) std::cout << "  moves, best first" << order << ":\n";
+      for (const auto& [m, v] : ranked)
+        std::cout << "  " << to_string(board, m) << ": " << to_text(v) << '\n';
+    }
+    if (with_line) {
+      std::cout << "  line" << order << ":";
+      for (const Move& m : db.best_line(pos, metric)) std::cout << ' ' << to_string(board, m);
+      std::cout << '\n';
+    }
+    return true;
   };
-  if (vm->count("position")) {
-    for (const auto& p : (*vm)["position"].as<std::vector<std::string>>()) answer(p);
-  } else {
-    // Someone at a terminal who gave no position would otherwise wait on a silent program.
-    if (::isatty(STDIN_FILENO))
-      std::cerr << "reading positions from standard input, one per line; Ctrl-D ends\n";
-    std::string line;
-    while (std::getline(std::cin, line))
-      if (!line.empty()) answer(line);
-  }
-  return failures == 0 ? 0 : 1;
+  return answer_positions(vm->count("position") ? (*vm)["position"].as<std::vector<std::string>>()
+                                                : std::vector<std::string>{},
+                          json, answer);
 }
 
 }  // namespace mora::tools

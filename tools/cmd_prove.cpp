@@ -141,110 +141,95 @@ int run_prove(const std::vector<std::string>& args) {
                           .threads = threads});
   search.use(&store);
   double last_save = 0;  // the search's seconds at the last checkpoint
-  int failures = 0;
   auto answer = [&](const std::string& text) {
-    try {
-      require_utf8(text);
-      const Position pos = parse_position(text, db.rules());
-      const auto keep = [&](const Position& p, bool lines) {
-        if (!save) return;
-        store.add(search.proved(kKeptLog2Nodes));
-        if (lines) {
-          store.add(search.lines(p, SearchQuestion::kPure, save_depth));
-          if (rule_part) store.add(search.lines(p, SearchQuestion::kUnderTheRules, save_depth));
-        }
-        store.write(proof_file);
-      };
-      search.on_progress([&](const SearchStats& s) {
-        if (!quiet)
-          std::fprintf(stderr, "  %.1f M nodes (%.2f M/s), %.1f M probes, %.0f s\n",
-                       static_cast<double>(s.nodes) / 1e6,
-                       static_cast<double>(s.nodes) / 1e6 / std::max(s.seconds, 1e-9),
-                       static_cast<double>(s.probes) / 1e6, s.seconds);
-        if (s.seconds - last_save >= checkpoint_seconds) {
-          last_save = s.seconds;
-          keep(pos, false);
-        }
-      });
-      auto prove = [&](const Position& p) {
-        Proof proof;
-        proof.has_rule_part = rule_part;
-        const std::uint64_t nodes = search.stats().nodes;
-        const double seconds = search.stats().seconds, cpu = solver::process_cpu_seconds();
-        proof.pure = search.prove(p, SearchQuestion::kPure, limits);
-        if (rule_part && proof.pure) {
-          try {
-            proof.under_the_rules =
-                search.prove(p, SearchQuestion::kUnderTheRules, limits, std::min(*proof.pure, 0),
-                             std::max(*proof.pure, 0));
-          } catch (const DistancesNotInFolder& e) {
-            proof.rule_error = e.what();
-          }
-        }
-        proof.nodes = search.stats().nodes - nodes;
-        proof.seconds = search.stats().seconds - seconds;
-        proof.cpu_seconds = solver::process_cpu_seconds() - cpu;
-        return proof;
-      };
-      const Proof root = prove(pos);
-      const auto peak_mib = [] {
-        return static_cast<double>(solver::whole_run_peak_resident_bytes()) / (1 << 20);
-      };
-      if (!json)
-        std::cout << text << ": " << root.text() << ", peak RSS " << peak_mib()
-                  << " MiB (proved by search)\n";
-      nlohmann::json moves = nlohmann::json::array();
-      if (with_moves) {
-        MoveList list;
-        db.game().generate(pos, list);
-        for (const Move& m : list) {
-          const Position child = db.game().make(pos, m);
-          Proof p;
-          p.has_rule_part = rule_part;
-          if (child.total(child.side_to_move) <= 2) {
-            p.pure = p.under_the_rules = 1;
-          } else {
-            p = prove(child);
-            // From the side to move: the child's values are its other side's.
-            if (p.pure) p.pure = -*p.pure;
-            if (p.under_the_rules) p.under_the_rules = -*p.under_the_rules;
-          }
-          if (json) {
-            nlohmann::json j = p.json();
-            j["move"] = to_string(board, m);
-            moves.push_back(j);
-          } else {
-            std::cout << "  " << to_string(board, m) << ": " << p.text() << '\n';
-          }
+    require_utf8(text);
+    const Position pos = parse_position(text, db.rules());
+    const auto keep = [&](const Position& p, bool lines) {
+      if (!save) return;
+      store.add(search.proved(kKeptLog2Nodes));
+      if (lines) {
+        store.add(search.lines(p, SearchQuestion::kPure, save_depth));
+        if (rule_part) store.add(search.lines(p, SearchQuestion::kUnderTheRules, save_depth));
+      }
+      store.write(proof_file);
+    };
+    search.on_progress([&](const SearchStats& s) {
+      if (!quiet)
+        std::fprintf(stderr, "  %.1f M nodes (%.2f M/s), %.1f M probes, %.0f s\n",
+                     static_cast<double>(s.nodes) / 1e6,
+                     static_cast<double>(s.nodes) / 1e6 / std::max(s.seconds, 1e-9),
+                     static_cast<double>(s.probes) / 1e6, s.seconds);
+      if (s.seconds - last_save >= checkpoint_seconds) {
+        last_save = s.seconds;
+        keep(pos, false);
+      }
+    });
+    auto prove = [&](const Position& p) {
+      Proof proof;
+      proof.has_rule_part = rule_part;
+      const std::uint64_t nodes = search.stats().nodes;
+      const double seconds = search.stats().seconds, cpu = solver::process_cpu_seconds();
+      proof.pure = search.prove(p, SearchQuestion::kPure, limits);
+      if (rule_part && proof.pure) {
+        try {
+          proof.under_the_rules = search.prove(p, SearchQuestion::kUnderTheRules, limits,
+                                               std::min(*proof.pure, 0), std::max(*proof.pure, 0));
+        } catch (const DistancesNotInFolder& e) {
+          proof.rule_error = e.what();
         }
       }
-      if (json) {
-        nlohmann::json j = root.json();
-        j["position"] = text;
-        j["proved_by"] = "search";
-        j["memory_bytes"] = search.memory_bytes();
-        j["peak_rss_mib"] = peak_mib();
-        if (with_moves) j["moves"] = moves;
-        std::cout << dump_line(j) << '\n';
+      proof.nodes = search.stats().nodes - nodes;
+      proof.seconds = search.stats().seconds - seconds;
+      proof.cpu_seconds = solver::process_cpu_seconds() - cpu;
+      return proof;
+    };
+    const Proof root = prove(pos);
+    const auto peak_mib = [] {
+      return static_cast<double>(solver::whole_run_peak_resident_bytes()) / (1 << 20);
+    };
+    if (!json)
+      std::cout << text << ": " << root.text() << ", peak RSS " << peak_mib()
+                << " MiB (proved by search)\n";
+    nlohmann::json moves = nlohmann::json::array();
+    if (with_moves) {
+      MoveList list;
+      db.game().generate(pos, list);
+      for (const Move& m : list) {
+        const Position child = db.game().make(pos, m);
+        Proof p;
+        p.has_rule_part = rule_part;
+        if (child.total(child.side_to_move) <= 2) {
+          p.pure = p.under_the_rules = 1;
+        } else {
+          p = prove(child);
+          // From the side to move: the child's values are its other side's.
+          if (p.pure) p.pure = -*p.pure;
+          if (p.under_the_rules) p.under_the_rules = -*p.under_the_rules;
+        }
+        if (json) {
+          nlohmann::json j = p.json();
+          j["move"] = to_string(board, m);
+          moves.push_back(j);
+        } else {
+          std::cout << "  " << to_string(board, m) << ": " << p.text() << '\n';
+        }
       }
-      keep(pos, true);
-      if (!root.pure || (rule_part && !root.under_the_rules)) ++failures;
-    } catch (const std::exception& e) {
-      ++failures;
-      if (json)
-        std::cout << dump_line(error_json(text, e.what())) << '\n';
-      else
-        std::cout << text << ": error: " << e.what() << '\n';
     }
+    if (json) {
+      nlohmann::json j = root.json();
+      j["position"] = text;
+      j["proved_by"] = "search";
+      j["memory_bytes"] = search.memory_bytes();
+      j["peak_rss_mib"] = peak_mib();
+      if (with_moves) j["moves"] = moves;
+      std::cout << dump_line(j) << '\n';
+    }
+    keep(pos, true);
+    return root.pure && (!rule_part || root.under_the_rules);
   };
-  if (vm->count("position")) {
-    for (const auto& p : (*vm)["position"].as<std::vector<std::string>>()) answer(p);
-  } else {
-    std::string line;
-    while (std::getline(std::cin, line))
-      if (!line.empty()) answer(line);
-  }
-  return failures == 0 ? 0 : 1;
+  return answer_positions(vm->count("position") ? (*vm)["position"].as<std::vector<std::string>>()
+                                                : std::vector<std::string>{},
+                          json, answer);
 }
 
 }  // namespace mora::tools

@@ -1,7 +1,10 @@
 #include "tools/probe_answer.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
+#include <iostream>
 #include <system_error>
 
 #include "game/notation.h"
@@ -267,6 +270,33 @@ nlohmann::json board_json(const Board& board) {
 
 std::string dump_line(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+int answer_positions(const std::vector<std::string>& given, bool json,
+                     const std::function<bool(const std::string&)>& answer) {
+  int failures = 0;
+  const auto one = [&](const std::string& text) {
+    try {
+      failures += !answer(text);
+    } catch (const std::exception& e) {
+      ++failures;
+      if (json)
+        std::cout << dump_line(error_json(text, e.what())) << '\n';
+      else
+        std::cout << text << ": error: " << e.what() << '\n';
+    }
+  };
+  if (!given.empty()) {
+    for (const std::string& p : given) one(p);
+  } else {
+    // Someone at a terminal who gave no position would otherwise wait on a silent program.
+    if (::isatty(STDIN_FILENO))
+      std::cerr << "reading positions from standard input, one per line; Ctrl-D ends\n";
+    std::string line;
+    while (std::getline(std::cin, line))
+      if (!line.empty()) one(line);
+  }
+  return failures == 0 ? 0 : 1;
 }
 
 }  // namespace mora::tools

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -125,6 +126,14 @@ nlohmann::json error_json(std::string_view position, std::string_view message);
 // The board of the database's rules for drawing: points with their names and grid coordinates
 // (file and rank from the name, 0-based, rank 0 at the top) and lines as point names.
 nlohmann::json board_json(const Board& board);
+
+// Answers a command's positions one at a time (probe, prove): `given`, or where there are none
+// one a line of standard input (saying so on stderr at a terminal). An exception answering one
+// is printed as that position's error (error_json() with `json`, else "P: error: ...") and the
+// rest are answered. `answer` returns false for an answer that is no value (unknown within a
+// limit). Returns the exit status: 0 when every position was answered, else 1.
+int answer_positions(const std::vector<std::string>& given, bool json,
+                     const std::function<bool(const std::string&)>& answer);
 
 // One line of compact JSON. Bytes that are not UTF-8 (an echoed bad position) come out as
 // U+FFFD instead of failing the whole output.
