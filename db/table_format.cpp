@@ -352,6 +352,7 @@ void decode_descriptors(const ReadAt& read_at, std::uint64_t size, DecodedMetada
                        nullptr};  // set once the indexes are read
     const char* name = spec_of(s.kind).name;
     if (s.bits != spec_of(s.kind).bits || s.block_positions == 0 ||
+        s.block_positions > kMaxBlockPositions ||
         s.num_blocks != blocks_of(header.num_positions, s.block_positions) ||
         (i && s.kind <= out.streams.back().kind))
       fail(std::string("corrupt descriptor of stream ") + name);
@@ -427,6 +428,10 @@ namespace {
 
 // The barred records encoded or decoded at a time (1.5 MiB).
 constexpr std::uint64_t kRecordsAtOnce = 1 << 16;
+// The records reserved for at most, per byte of a barred section's frame, before they decode:
+// more than any section written holds (about 1.4 bytes a record), and a bound on what a frame
+// whose header claims more content than it holds makes the reader allocate.
+constexpr std::uint64_t kReservedRecordsPerByte = 8;
 
 // Throws unless barred record k of a table with `header`, after `previous` (nullptr for the
 // first), is one that the writer writes and the reader takes.
@@ -515,7 +520,9 @@ BarredSection decode_barred(const std::uint8_t* p, std::size_t size, const Table
   ZSTD_inBuffer in{frame, frame_bytes, 0};
   std::size_t left = 1;  // what zstd has left of the frame, 0 once it has read its end
   BarredSection out;
-  out.reserve(count);
+  // Not `count` alone: the frame's header may claim any content size, which a file made to
+  // claim terabytes passes the checksum with.
+  out.reserve(std::min<std::uint64_t>(count, frame_bytes * kReservedRecordsPerByte));
   BarredEntry previous;
   for (std::uint64_t begin = 0; begin < count; begin += kRecordsAtOnce) {
     const std::uint64_t end = std::min(count, begin + kRecordsAtOnce);

@@ -28,6 +28,9 @@ constexpr std::uint32_t kVersionWinDistances = 6;   // tables of win distances o
 constexpr std::uint32_t kNewestVersion = kVersionWinDistances;
 constexpr std::uint32_t kOldestVersion = 1;  // the oldest the reader reads
 constexpr std::uint32_t kIndexScheme = 1;    // SubspaceIndex's ordering of positions
+// The most positions a block holds (16 times the largest default a writer has had, 2^16): a bound
+// on the memory one decode takes (2 MiB), which a file cannot raise.
+constexpr std::uint32_t kMaxBlockPositions = 1u << 20;
 constexpr std::size_t kFixedHeaderBytes = 112;
 constexpr std::size_t kStreamBytes = 32;  // one stream descriptor
 // Stream descriptor field offsets (docs/FORMAT.md, "Stream descriptors").

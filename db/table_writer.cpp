@@ -199,8 +199,11 @@ TableWriter::TableWriter(const std::filesystem::path& path, const TableHeader& h
   } catch (const TableError& e) {
     m.fail(e.what());
   }
-  if (!tuning.value_block_positions || !tuning.distance_block_positions)
-    m.fail("block size 0 in the tuning");
+  for (const std::uint32_t positions :
+       {tuning.value_block_positions, tuning.distance_block_positions})
+    if (positions == 0 || positions > kMaxBlockPositions)
+      m.fail("block size " + std::to_string(positions) + " in the tuning (1 to " +
+             std::to_string(kMaxBlockPositions) + " positions)");
 
   m.threads = std::max(1, tuning.threads);
   const std::vector<StreamLayout> layouts = layout_of(header, tuning);
