@@ -462,13 +462,7 @@ class CApiProve : public mora::ScratchFolderTest {
   CApiProve() : ScratchFolderTest("mora_c_api_prove_") {}
 
   fs::path moving_only(const std::string& whole_game) {
-    const fs::path from = probe_db(whole_game), to = dir_ / whole_game;
-    fs::create_directories(to);
-    for (const auto& f : fs::directory_iterator(from))
-      if (f.path().extension() == ".mtb" &&
-          f.path().filename().string().find('+') == std::string::npos)
-        fs::create_symlink(fs::absolute(f.path()), to / f.path().filename());
-    return to;
+    return mora::testing::link_moving_tables(whole_game, dir_ / whole_game);
   }
 
   // The proof of `position` in `moving` (pure and under the rules) is mora_probe's answer in

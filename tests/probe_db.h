@@ -49,6 +49,20 @@ inline std::filesystem::path probe_db(const std::string& rules) {
   return std::filesystem::path(root) / rules;
 }
 
+// `to` made a folder of links to the moving-phase tables of the fixture's folder `whole_game`
+// (the tables whose names have no '+'): what a proof search starts from, without the placing
+// tables it is checked against.
+inline std::filesystem::path link_moving_tables(const std::string& whole_game,
+                                                const std::filesystem::path& to) {
+  namespace fs = std::filesystem;
+  fs::create_directories(to);
+  for (const auto& f : fs::directory_iterator(probe_db(whole_game)))
+    if (f.path().extension() == ".mtb" &&
+        f.path().filename().string().find('+') == std::string::npos)
+      fs::create_symlink(fs::absolute(f.path()), to / f.path().filename());
+  return to;
+}
+
 // Position strings (docs/RULES.md) of the moving phase with `cows` a side, either side to move, and
 // counts around the ply limit.
 inline std::vector<std::string> random_positions(std::mt19937& rng, int n, int cows = 3) {

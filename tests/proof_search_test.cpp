@@ -22,20 +22,13 @@ class ProofSearchTest : public ScratchFolderTest {
  protected:
   ProofSearchTest() : ScratchFolderTest("mora_proof_search_") {}
 
-  // A folder of links to the moving-phase tables of `whole_game`: what a search starts from.
   fs::path moving_only(const std::string& whole_game) {
-    const fs::path from = probe_db(whole_game), to = dir_ / whole_game;
-    fs::create_directories(to);
-    for (const auto& f : fs::directory_iterator(from))
-      if (f.path().extension() == ".mtb" && f.path().filename().string().find('+') ==
-                                                std::string::npos)
-        fs::create_symlink(fs::absolute(f.path()), to / f.path().filename());
-    return to;
+    return mora::testing::link_moving_tables(whole_game, dir_ / whole_game);
   }
 
   // The search's values of `pos` against the whole game's tables; returns the nodes searched.
-  static std::uint64_t expect_same(ProofSearch& search, const Database& tables,
-                                   const Position& pos, const std::string& what) {
+  static std::uint64_t expect_same(ProofSearch& search, const Database& tables, const Position& pos,
+                                   const std::string& what) {
     const std::uint64_t before = search.stats().nodes;
     const ProbeResult want = tables.probe(pos);
     const ProvedValue pure = search.prove(pos, SearchQuestion::kPure);
@@ -107,9 +100,9 @@ TEST_F(ProofSearchTest, Herd4StartAndFirstPlacements) {
 }
 
 TEST_F(ProofSearchTest, RandomPlacingPositionsOfEveryLayer) {
-  for (const auto& [folder, herd, n] : {std::tuple{"herd4-morabaraba", 4, 3000},
-                                        std::tuple{"herd3-msa-tournament", 3, 500},
-                                        std::tuple{"herd3-koti", 3, 500}}) {
+  for (const auto& [folder, herd, n] :
+       {std::tuple{"herd4-morabaraba", 4, 3000}, std::tuple{"herd3-msa-tournament", 3, 500},
+        std::tuple{"herd3-koti", 3, 500}}) {
     SCOPED_TRACE(folder);
     const Database tables({probe_db(folder)});
     const Database moving({moving_only(folder)});
