@@ -125,6 +125,127 @@ std::string_view view(beast::string_view s) {
   return {s.data(), s.size()};
 }
 
+using Request = http::request<http::string_body>;
+using RequestParser = http::request_parser<http::string_body>;
+
+// A parser for the next request of a connection, with the limits of the header.
+void reset(std::optional<RequestParser>& parser) {
+  parser.emplace();
+  parser->header_limit(HttpServer::kMaxHeaderBytes);
+  parser->body_limit(HttpServer::kMaxBodyBytes);
+}
+
+// The path of a request target as the log names it before it is decoded.
+std::string raw_path(const Request& req) {
+  const std::string_view target = view(req.target());
+  return std::string(target.substr(0, target.find('?')));
+}
+
+// What a request whose header has been read is refused with, if anything: a request line too
+// long, a length in doubt or a transfer coding other than chunked.
+std::optional<HttpAnswer> header_refusal(const Request& req) {
+  // Method, target and " HTTP/1.1".
+  if (req.method_string().size() + 1 + req.target().size() + 9 > HttpServer::kMaxRequestLineBytes)
+    return error_answer(414, "the request line is longer than " +
+                                 std::to_string(HttpServer::kMaxRequestLineBytes) + " bytes");
+  // Beast takes a repeated Content-Length of one value as one (RFC 9112 allows either);
+  // a server behind a proxy that reads the other one would be open to smuggled requests.
+  const auto length = req.find(http::field::content_length);
+  if (req.count(http::field::content_length) > 1 ||
+      (length != req.end() && length->value().find(',') != std::string_view::npos))
+    return error_answer(400, kBadLength);
+  if (const auto coding = req.find(http::field::transfer_encoding); coding != req.end()) {
+    // Only chunked alone is decoded: another coding would reach the handler still encoded.
+    if (req.count(http::field::transfer_encoding) > 1 ||
+        !beast::iequals(coding->value(), "chunked"))
+      return error_answer(501, "the transfer coding '" + std::string(coding->value()) +
+                                   "' is not supported (only chunked)");
+  }
+  return std::nullopt;
+}
+
+// What a request that could not be read (`req`, as far as it was) is refused with when the
+// client sent something wrong; nullopt when it left or its deadline passed.
+std::optional<HttpAnswer> read_error_refusal(beast::error_code ec, const Request& req) {
+  if (ec == http::error::header_limit) {
+    // The parser keeps the request line once it has read it whole.
+    if (req.target().empty())
+      return error_answer(414, "the request line is longer than " +
+                                   std::to_string(HttpServer::kMaxRequestLineBytes) + " bytes");
+    return error_answer(431, "the request's header is larger than " +
+                                 std::to_string(HttpServer::kMaxHeaderBytes) + " bytes");
+  }
+  if (ec == http::error::body_limit)
+    return error_answer(413, "the body is larger than " +
+                                 std::to_string(HttpServer::kMaxBodyBytes) + " bytes (" +
+                                 std::to_string(HttpServer::kMaxBodyBytes >> 20) + " MiB)");
+  if (ec == http::error::bad_content_length) return error_answer(400, kBadLength);
+  if (ec.category() == http::make_error_code(http::error::bad_method).category() &&
+      ec != http::error::end_of_stream && ec != http::error::partial_message)
+    return error_answer(400, "the request is malformed (" + ec.message() + ")");
+  return std::nullopt;
+}
+
+// The answer of a route's handler to `request`.
+HttpAnswer call(const Route& route, const Route::Method& method, const HttpRequest& request) {
+  HttpAnswer answer;
+  try {
+    answer = method.handler(request);
+  } catch (const std::exception& e) {
+    answer = error_answer(500, e.what());
+  }
+  if (route.cross_origin) answer.headers.emplace_back("Access-Control-Allow-Origin", "*");
+  return answer;
+}
+
+HttpAnswer preflight(const Route& route) {
+  HttpAnswer answer{.status = 204, .headers = {{"Allow", allow(route)}}};
+  if (route.cross_origin)
+    answer.headers.insert(answer.headers.end(), {{"Access-Control-Allow-Origin", "*"},
+                                                 {"Access-Control-Allow-Methods", allow(route)},
+                                                 {"Access-Control-Allow-Headers", "Content-Type"},
+                                                 {"Access-Control-Max-Age", "86400"}});
+  return answer;
+}
+
+// What a request read in full asks for: an answer at once (an error, a preflight), or the call
+// of a route's handler with `request`. `path` is the decoded path, when it decodes.
+struct Routed {
+  std::optional<HttpAnswer> answer;
+  const Route* route = nullptr;
+  const Route::Method* method = nullptr;
+  HttpRequest request;
+  std::optional<std::string> path;
+};
+
+// A client that sent `bytes` and then closed its side, as a stream that Beast's synchronous
+// reads take (HttpServer::answer()).
+class SentBytes {
+ public:
+  explicit SentBytes(std::string_view bytes) : left_(bytes) {}
+  template <class MutableBuffers>
+  std::size_t read_some(const MutableBuffers& buffers, beast::error_code& ec) {
+    ec = {};
+    if (left_.empty()) {
+      ec = asio::error::eof;
+      return 0;
+    }
+    const std::size_t n = asio::buffer_copy(buffers, asio::buffer(left_.data(), left_.size()));
+    left_.remove_prefix(n);
+    return n;
+  }
+  template <class MutableBuffers>
+  std::size_t read_some(const MutableBuffers& buffers) {
+    beast::error_code ec;
+    const std::size_t n = read_some(buffers, ec);
+    if (ec) throw beast::system_error(ec);
+    return n;
+  }
+
+ private:
+  std::string_view left_;
+};
+
 }  // namespace
 
 class HttpServer::Impl {
@@ -155,6 +276,9 @@ class HttpServer::Impl {
     asio::post(long_answers_, std::move(job));
   }
   void forget(std::list<std::weak_ptr<Connection>>::iterator registration);
+  // A request read in full: what answers it (`head`: a HEAD request, answered as GET).
+  Routed route_request(Request& req, bool head) const;
+  std::vector<HttpAnswer> answer(std::string_view bytes) const;
 
   std::map<std::string, Route> routes_;
 
@@ -211,9 +335,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   void read_request() {
-    parser_.emplace();
-    parser_->header_limit(HttpServer::kMaxHeaderBytes);
-    parser_->body_limit(HttpServer::kMaxBodyBytes);
+    reset(parser_);
     method_.clear();
     path_.clear();
     timed_ = false;
@@ -227,25 +349,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (ec) return on_read_error(ec);
     const auto& req = parser_->get();
     method_ = std::string(req.method_string());
-    const std::string_view target = view(req.target());
-    path_ = std::string(target.substr(0, target.find('?')));
-    // Method, target and " HTTP/1.1".
-    if (method_.size() + 1 + target.size() + 9 > HttpServer::kMaxRequestLineBytes)
-      return refuse(414, "the request line is longer than " +
-                             std::to_string(HttpServer::kMaxRequestLineBytes) + " bytes");
-    // Beast takes a repeated Content-Length of one value as one (RFC 9112 allows either);
-    // a server behind a proxy that reads the other one would be open to smuggled requests.
-    const auto length = req.find(http::field::content_length);
-    if (req.count(http::field::content_length) > 1 ||
-        (length != req.end() && length->value().find(',') != std::string_view::npos))
-      return refuse(400, kBadLength);
-    if (const auto coding = req.find(http::field::transfer_encoding); coding != req.end()) {
-      // Only chunked alone is decoded: another coding would reach the handler still encoded.
-      if (req.count(http::field::transfer_encoding) > 1 ||
-          !beast::iequals(coding->value(), "chunked"))
-        return refuse(501, "the transfer coding '" + std::string(coding->value()) +
-                               "' is not supported (only chunked)");
-    }
+    path_ = raw_path(req);
+    if (auto refused = header_refusal(req)) return refuse(std::move(*refused));
     if (parser_->is_done()) return on_request();
     if (beast::iequals(req[http::field::expect], "100-continue")) {
       continue_.emplace(http::status::continue_, req.version());
@@ -271,24 +376,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void on_read_error(beast::error_code ec) {
     // Where the header was read before the error (a body too large), the log names the request.
     method_ = std::string(parser_->get().method_string());
-    const std::string_view target = view(parser_->get().target());
-    path_ = std::string(target.substr(0, target.find('?')));
-    if (ec == http::error::header_limit) {
-      // The parser keeps the request line once it has read it whole.
-      if (target.empty())
-        return refuse(414, "the request line is longer than " +
-                               std::to_string(HttpServer::kMaxRequestLineBytes) + " bytes");
-      return refuse(431, "the request's header is larger than " +
-                             std::to_string(HttpServer::kMaxHeaderBytes) + " bytes");
-    }
-    if (ec == http::error::body_limit)
-      return refuse(413, "the body is larger than " + std::to_string(HttpServer::kMaxBodyBytes) +
-                             " bytes (" + std::to_string(HttpServer::kMaxBodyBytes >> 20) +
-                             " MiB)");
-    if (ec == http::error::bad_content_length) return refuse(400, kBadLength);
-    if (ec.category() == http::make_error_code(http::error::bad_method).category() &&
-        ec != http::error::end_of_stream && ec != http::error::partial_message)
-      return refuse(400, "the request is malformed (" + ec.message() + ")");
+    path_ = raw_path(parser_->get());
+    if (auto refused = read_error_refusal(ec, parser_->get())) return refuse(std::move(*refused));
     close();
   }
 
@@ -300,65 +389,26 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto& req = parser_->get();
     keep_alive_ = req.keep_alive();
     head_ = req.method() == http::verb::head;
-    const std::string_view target = view(req.target());
-    const std::size_t mark = target.find('?');
-    auto path = percent_decoded(target.substr(0, mark), false);
-    auto query = decoded_query(mark == std::string_view::npos ? std::string_view()
-                                                              : target.substr(mark + 1));
-    if (!path || !query)
-      return write(error_answer(400, "the request target '" + std::string(target) +
-                                         "' has a '%' not followed by two hexadecimal digits"));
-    path_ = *path;
-    const Route* route = server_.route(*path);
-    if (!route) return write(error_answer(404, "no such path: " + *path));
-    if (req.method() == http::verb::options) return write(preflight(*route));
-    const auto method = route->handlers.find(head_ ? "GET" : method_);
-    if (method == route->handlers.end()) {
-      HttpAnswer refused =
-          error_answer(405, *path + " answers " + route->methods + ", not " + method_);
-      refused.headers.emplace_back("Allow", allow(*route));
-      return write(std::move(refused));
-    }
-    HttpRequest request{
-        .path = std::move(*path), .query = std::move(*query), .body = std::move(req.body())};
-    if (!method->second.long_running) return write(answer(*route, method->second, request));
+    Routed routed = server_.route_request(req, head_);
+    if (routed.path) path_ = std::move(*routed.path);
+    if (routed.answer) return write(std::move(*routed.answer));
+    if (!routed.method->long_running)
+      return write(call(*routed.route, *routed.method, routed.request));
     // The connection's loop runs on meanwhile: its deadline timer waits.
     set_deadline(std::chrono::steady_clock::time_point::max());
-    server_.run_long([self = shared_from_this(), route, handler = &method->second,
-                      request = std::move(request)] {
+    server_.run_long([self = shared_from_this(), route = routed.route, handler = routed.method,
+                      request = std::move(routed.request)] {
       asio::post(self->socket_.get_executor(),
-                 [self, answer = answer(*route, *handler, request)]() mutable {
+                 [self, answer = call(*route, *handler, request)]() mutable {
                    self->write(std::move(answer));
                  });
     });
   }
 
-  static HttpAnswer answer(const Route& route, const Route::Method& method,
-                           const HttpRequest& request) {
-    HttpAnswer answer;
-    try {
-      answer = method.handler(request);
-    } catch (const std::exception& e) {
-      answer = error_answer(500, e.what());
-    }
-    if (route.cross_origin) answer.headers.emplace_back("Access-Control-Allow-Origin", "*");
-    return answer;
-  }
-
-  static HttpAnswer preflight(const Route& route) {
-    HttpAnswer answer{.status = 204, .headers = {{"Allow", allow(route)}}};
-    if (route.cross_origin)
-      answer.headers.insert(answer.headers.end(), {{"Access-Control-Allow-Origin", "*"},
-                                                   {"Access-Control-Allow-Methods", allow(route)},
-                                                   {"Access-Control-Allow-Headers", "Content-Type"},
-                                                   {"Access-Control-Max-Age", "86400"}});
-    return answer;
-  }
-
   // Answers the request and closes the connection: what follows it cannot be trusted.
-  void refuse(int status, const std::string& message) {
+  void refuse(HttpAnswer refusal) {
     keep_alive_ = false;
-    write(error_answer(status, message));
+    write(std::move(refusal));
   }
 
   void write(HttpAnswer answer) {
@@ -444,7 +494,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
   asio::steady_timer deadline_timer_;
   beast::flat_buffer buffer_;  // what was read past the request: pipelined requests
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<RequestParser> parser_;
   std::optional<http::response<http::empty_body>> continue_;
   http::response<http::string_body> response_;
   bool keep_alive_ = false, head_ = false;
@@ -455,6 +505,69 @@ class Connection : public std::enable_shared_from_this<Connection> {
 };
 
 }  // namespace
+
+Routed HttpServer::Impl::route_request(Request& req, bool head) const {
+  Routed routed;
+  const std::string_view target = view(req.target());
+  const std::size_t mark = target.find('?');
+  auto path = percent_decoded(target.substr(0, mark), false);
+  auto query =
+      decoded_query(mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1));
+  if (!path || !query) {
+    routed.answer = error_answer(400, "the request target '" + std::string(target) +
+                                          "' has a '%' not followed by two hexadecimal digits");
+    return routed;
+  }
+  routed.path = *path;
+  const Route* found = route(*path);
+  if (!found) {
+    routed.answer = error_answer(404, "no such path: " + *path);
+    return routed;
+  }
+  if (req.method() == http::verb::options) {
+    routed.answer = preflight(*found);
+    return routed;
+  }
+  const std::string method(req.method_string());
+  const auto handler = found->handlers.find(head ? "GET" : method);
+  if (handler == found->handlers.end()) {
+    HttpAnswer refused =
+        error_answer(405, *path + " answers " + found->methods + ", not " + method);
+    refused.headers.emplace_back("Allow", allow(*found));
+    routed.answer = std::move(refused);
+    return routed;
+  }
+  routed.route = found;
+  routed.method = &handler->second;
+  routed.request = {
+      .path = std::move(*path), .query = std::move(*query), .body = std::move(req.body())};
+  return routed;
+}
+
+std::vector<HttpAnswer> HttpServer::Impl::answer(std::string_view bytes) const {
+  SentBytes client(bytes);
+  beast::flat_buffer buffer;
+  std::optional<RequestParser> parser;
+  std::vector<HttpAnswer> answers;
+  for (;;) {
+    reset(parser);
+    beast::error_code ec;
+    http::read_header(client, buffer, *parser, ec);
+    std::optional<HttpAnswer> refused;
+    if (!ec) refused = header_refusal(parser->get());
+    if (!ec && !refused && !parser->is_done()) http::read(client, buffer, *parser, ec);
+    if (ec) refused = read_error_refusal(ec, parser->get());
+    if (ec || refused) {
+      if (refused) answers.push_back(std::move(*refused));
+      return answers;
+    }
+    Request& req = parser->get();
+    Routed routed = route_request(req, req.method() == http::verb::head);
+    answers.push_back(routed.answer ? std::move(*routed.answer)
+                                    : call(*routed.route, *routed.method, routed.request));
+    if (!req.keep_alive()) return answers;
+  }
+}
 
 int HttpServer::Impl::bind(const std::string& address, int port) {
   const std::string where = address + ':' + std::to_string(port);
@@ -572,6 +685,9 @@ void HttpServer::listen() {
 }
 void HttpServer::stop() {
   impl_->stop();
+}
+std::vector<HttpAnswer> HttpServer::answer(std::string_view bytes) const {
+  return impl_->answer(bytes);
 }
 
 }  // namespace mora::tools

@@ -30,6 +30,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,12 @@ class HttpServer {
   void listen();
   // From any thread at any time: before listen(), while it starts, or while it serves.
   void stop();
+  // The answers to `bytes` sent on a connection (requests pipelined or not) by a client that
+  // then closes its side, as the connection gives them, without a socket: one per request,
+  // until one closes the connection (a refusal, `Connection: close`) or the bytes end (a
+  // request cut short gets none). Long answers run on this thread; the interim 100 Continue is
+  // left out. For the fuzzer (fuzz/http_fuzzer.cpp); any thread, after add_route().
+  std::vector<HttpAnswer> answer(std::string_view bytes) const;
 
   class Impl;  // in http_server.cpp, with its connections
 

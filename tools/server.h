@@ -65,6 +65,8 @@ class ProbeServer {
   int bind(const std::string& address, int port) { return http_.bind(address, port); }
   void listen() { http_.listen(); }
   void stop() { http_.stop(); }
+  // HttpServer::answer(): the answers to a connection's bytes, without a socket.
+  std::vector<HttpAnswer> answer(std::string_view bytes) const { return http_.answer(bytes); }
 
   // A request's query parameters by name.
   using Parameters = std::map<std::string, std::string, std::less<>>;
