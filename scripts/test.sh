@@ -10,7 +10,9 @@
 # the same rules without bars (HistoryValues). Between the two, the build for app
 # authors (MORABARABA_PROBE_ONLY) in a clean folder, installed and linked by a C program through
 # pkg-config, and a C++ program on it through add_subdirectory (tests/probe_only_test.sh, about
-# a minute of CPU); ctest comes last, so that its summary closes the output.
+# a minute of CPU), and the fuzz targets of fuzz/ (clang, libFuzzer) built and run 8 seconds each
+# on their corpus (scripts/fuzz.sh: about three minutes with the build); ctest comes last, so
+# that its summary closes the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -61,6 +63,9 @@ TSAN_OPTIONS=halt_on_error=1 build-tsan/bin/db_test --gtest_brief=1 \
 
 echo "== the probe library alone (MORABARABA_PROBE_ONLY)"
 bash tests/probe_only_test.sh
+
+echo "== the fuzz targets, 8 s each (scripts/fuzz.sh)"
+bash scripts/fuzz.sh 8
 
 cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Release -DMORABARABA_WERROR=ON >/dev/null
 cmake --build build-ci --parallel "$jobs"
