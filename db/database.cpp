@@ -13,6 +13,7 @@
 #include "db/table_format.h"
 #include "db/value_names.h"
 #include "game/bar_text.h"
+#include "game/notation.h"
 
 namespace mora {
 
@@ -368,6 +369,7 @@ Outcome Database::covered_outcome(const Position& pos, bool by_search) const {
   if (pos.total(opposite(pos.side_to_move)) <= 2)
     throw std::invalid_argument("the game is over: the side not to move has two cows or fewer");
   validate_bars(rules_, pos);
+  validate_count(rules_, pos);
   if (pos.placing()) {
     // Not std::views::keys, which clang 14 cannot compile with libstdc++ 12 (the fuzz build).
     const auto placing = [](const auto& held) { return !held.first.moving_phase(); };
@@ -381,30 +383,37 @@ Outcome Database::covered_outcome(const Position& pos, bool by_search) const {
       throw std::invalid_argument(
           "cows in hand do not fit the turn order: while placing, white to move has as many "
           "in hand as black, black to move one more than white");
-    const int herd = std::max(pos.total(kWhite), pos.total(kBlack));
+    const int cows = std::max(pos.total(kWhite), pos.total(kBlack));
+    // The count while placing is at most the plies played, which a larger herd has more of.
+    const int herd = herd_of(pos);
     const Color us = pos.side_to_move;
-    if (herd > rules_.cows_per_player)
-      throw std::invalid_argument("the position has " + std::to_string(herd) +
+    if (cows > rules_.cows_per_player)
+      throw std::invalid_argument("the position has " + std::to_string(cows) +
                                   " cows of one colour; the rules give each player " +
                                   std::to_string(rules_.cows_per_player));
+    if (herd > rules_.cows_per_player)
+      throw std::invalid_argument("the count " + std::to_string(pos.plies_since_mill) +
+                                  " exceeds the plies played while placing");
     // Tables do not depend on the herd: a position whose own table is there is answered even
-    // where another table of its herd is damaged or missing.
+    // where another table of its herd of cows is damaged or missing.
     if (herd > herd_ && !by_search &&
-        !tables_.count({pos.on_board(us), pos.on_board(opposite(us)), pos.in_hand[us],
-                        pos.in_hand[opposite(us)]})) {
+        (herd > cows || !tables_.count({pos.on_board(us), pos.on_board(opposite(us)),
+                                        pos.in_hand[us], pos.in_hand[opposite(us)]}))) {
       // Placing tables of the next herd may be there, but not all of them (deleted, damaged).
       const int next = herd_ ? herd_ + 1 : 3;
       const std::string gap = whole_game_gap(next);
+      const int in_hand = pos.in_hand[kWhite] + pos.in_hand[kBlack];
       throw std::invalid_argument(
-          "the position needs a herd of " + std::to_string(herd) +
-          " cows or more; the database holds the whole game for " +
+          "the position needs a herd of " + std::to_string(herd) + " cows or more" +
+          (herd > cows ? " (with " + std::to_string(in_hand) + " cows in hand, its count " +
+                             std::to_string(pos.plies_since_mill) + " exceeds the " +
+                             count_of(2 * (herd - 1) - in_hand, "ply", "plies") + " a herd of " +
+                             std::to_string(herd - 1) + " has played)"
+                       : "") +
+          "; the database holds the whole game for " +
           (herd_ ? "herds up to " + std::to_string(herd_) : std::string("no herd")) +
           (gap.empty() ? "" : " (herd " + std::to_string(next) + " lacks " + gap + ")"));
     }
-    if (!game_.ply_counts(pos) && pos.plies_since_mill != 0)
-      throw std::invalid_argument("rules '" + rules_.name +
-                                  "' do not count placing plies: the count must be 0 while "
-                                  "placing");
   }
   return game_.outcome(pos, false);
 }

@@ -40,9 +40,9 @@ Bitboard Game::shootable(Bitboard cows) const {
   return free ? free : cows;
 }
 
-bool Game::ply_counts(const Position& pos) const {
+bool ply_counts(const Rules& rules, const Position& pos) {
   auto at_three = [&](Color c) { return pos.total(c) == 3; };
-  switch (rules_.ply_limit_scope) {
+  switch (rules.ply_limit_scope) {
     case PlyLimitScope::kAllPlies:
       return true;
     case PlyLimitScope::kMovingPhase:
@@ -94,9 +94,13 @@ Position Game::make(const Position& pos, const Move& move) const {
   // position string.
   if (next.bars[them].from != kNoPoint && !(next.cows[them] & bit(next.bars[them].from)))
     next.bars[them] = Bar{};
+  // The count stops where it has ended the game (at the ply limit, where only the pure game, which
+  // ignores it, goes on), or without a limit at the largest a position carries: so every position
+  // that follows one validate_count() accepts is accepted too.
+  const int top = rules_.ply_limit > 0 ? rules_.ply_limit : kMaxPlyCount;
   next.plies_since_mill = restarts_count(pos, move) || !ply_counts(pos)
                               ? 0
-                              : static_cast<std::uint16_t>(pos.plies_since_mill + 1);
+                              : static_cast<std::uint16_t>(std::min(pos.plies_since_mill + 1, top));
   next.side_to_move = them;
   return next;
 }
@@ -153,7 +157,8 @@ Outcome Game::outcome(const Position& pos, bool apply_ply_limit) const {
   MoveList list;
   generate(pos, list);
   if (list.empty()) return Outcome::kLoss;
-  if (apply_ply_limit && rules_.ply_limit > 0 && pos.plies_since_mill >= rules_.ply_limit)
+  if (apply_ply_limit && rules_.ply_limit > 0 && pos.plies_since_mill >= rules_.ply_limit &&
+      ply_counts(pos))
     return Outcome::kDraw;
   return Outcome::kOngoing;
 }

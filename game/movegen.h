@@ -90,6 +90,10 @@ class MillCandidates {
   std::array<Candidate, kCapacity> candidates_;
 };
 
+// Does the ply-limit counter advance on a ply made from `pos` (before the ply), under `rules`'
+// scope (PlyLimitScope)? Where it does not, the ply sets the count to 0.
+bool ply_counts(const Rules& rules, const Position& pos);
+
 class Game {
  public:
   explicit Game(Rules rules) : rules_(std::move(rules)), board_(&board_of(rules_)) {}
@@ -130,7 +134,8 @@ class Game {
   }
 
   // Whether the game has ended at `pos`, from the side to move. With `apply_ply_limit` false
-  // the ply-limit draw is ignored (as in perft and the pure values).
+  // the ply-limit draw is ignored (as in perft and the pure values); it applies only where the
+  // count runs (ply_counts()), which is where a game reaches the limit.
   Outcome outcome(const Position& pos, bool apply_ply_limit = true) const;
 
   // Cows of `cows` that may be shot: those outside mills, or all when every one is in a mill.
@@ -180,7 +185,7 @@ class Game {
   // passes; the pass is then its one ply, which forms no mill).
   bool passes(const Position& pos) const;
   // Does the ply-limit counter advance on a ply made from `pos` (before the ply)?
-  bool ply_counts(const Position& pos) const;
+  bool ply_counts(const Position& pos) const { return mora::ply_counts(rules_, pos); }
 
  private:
   // Calls f(shot set) for every choice of `shots` shots at the opponent of pos's side to move,

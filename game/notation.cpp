@@ -162,7 +162,34 @@ Position parse_position(std::string_view text, const Rules& rules, int cows_per_
   Position pos = parse_fields(text, cows_per_player ? cows_per_player : rules.cows_per_player,
                               board_of(rules), bars, rules.name);
   validate_bars(rules, pos);
+  validate_count(rules, pos);
   return pos;
+}
+
+void validate_count(const Rules& rules, const Position& pos) {
+  const int count = pos.plies_since_mill;
+  if (count == 0) return;
+  const bool runs = ply_counts(rules, pos);
+  if (pos.placing() && !runs)
+    throw ParseError("rules '" + rules.name +
+                     "' do not count placing plies: the count must be 0 while placing, got " +
+                     std::to_string(count));
+  if (rules.ply_limit > 0 && runs && count > rules.ply_limit)
+    throw ParseError("the count " + std::to_string(count) + " exceeds the ply limit of rules '" +
+                     rules.name + "', " + std::to_string(rules.ply_limit) +
+                     ": no game reaches it (at " + std::to_string(rules.ply_limit) +
+                     " the game is drawn)");
+  if (count > kMaxPlyCount)
+    throw ParseError("the count " + std::to_string(count) + " exceeds " +
+                     std::to_string(kMaxPlyCount) + ", the largest a position carries");
+}
+
+int herd_of(const Position& pos) {
+  int herd = std::max(pos.total(kWhite), pos.total(kBlack));
+  if (pos.placing())
+    herd =
+        std::max(herd, (pos.plies_since_mill + pos.in_hand[kWhite] + pos.in_hand[kBlack] + 1) / 2);
+  return herd;
 }
 
 std::string count_of(std::uint64_t n, std::string_view one, std::string_view many) {
@@ -189,7 +216,9 @@ void validate_position(const Position& pos, int cows_per_player, const Board& bo
     const int plies_played = 2 * cows_per_player - wh - bh;
     if (pos.plies_since_mill > plies_played)
       throw ParseError("the count " + std::to_string(pos.plies_since_mill) + " exceeds the " +
-                       count_of(plies_played, "ply", "plies") + " played");
+                       count_of(plies_played, "ply", "plies") + " played by a herd of " +
+                       std::to_string(cows_per_player) + " with " + std::to_string(wh + bh) +
+                       " cows in hand");
   }
   const Color waiting = opposite(pos.side_to_move);
   if (pos.total(waiting) < 3)

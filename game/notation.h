@@ -37,6 +37,20 @@ Position parse_position(std::string_view text, const Rules& rules, int cows_per_
 // that could have arisen (validate_bars()).
 void validate_position(const Position& pos, int cows_per_player = 12,
                        const Board& board = Board::morabaraba());
+// Throws ParseError unless a game under `rules` reaches the count of `pos`: where the count runs
+// at pos (ply_counts()), at most the ply limit, where the game is drawn, so that no position
+// leads to a larger one; while placing where the rules count no placing plies, 0. Where the
+// count ends nothing (no ply limit, or the count does not run at pos) any count a position
+// carries (0 to kMaxPlyCount) stands: the plies after pos restart it, or without a limit
+// Game::make holds it at kMaxPlyCount (and at the limit, where the pure game goes on, at the
+// limit). So every successor of a position that passes passes.
+// parse_position(text, rules) checks it; the other doors that read a position under rules, and
+// Database::probe, call it too.
+void validate_count(const Rules& rules, const Position& pos);
+// The smallest herd (cows a player starts with) whose game holds `pos`: as many as its cows of
+// either colour, on the board and in hand, and while placing enough that the plies played
+// (2 x herd - the cows in hand) reach its count.
+int herd_of(const Position& pos);
 
 // `n` and its noun, singular for 1 ("1 ply", "2 plies"), for the counts in messages.
 std::string count_of(std::uint64_t n, std::string_view one, std::string_view many);

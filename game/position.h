@@ -24,6 +24,10 @@ constexpr const char* colour_title(Color c) {
   return c == kWhite ? "White" : "Black";
 }
 
+// The largest count a position carries (and its string): where the rules have no ply limit the
+// count ends nothing, and Game::make holds it here rather than run past what is written.
+constexpr int kMaxPlyCount = 9999;
+
 struct Position {
   std::array<Bitboard, 2> cows{};  // by Color
   std::array<std::uint8_t, 2> in_hand{};

@@ -13,7 +13,7 @@
 namespace mora::text {
 
 // Upper bound accepted for a ply counter read from text.
-constexpr int kMaxPlyCount = 9999;
+using mora::kMaxPlyCount;
 
 // `text` cut at every `sep` (empty parts kept, so "a//b" has three parts).
 inline std::vector<std::string_view> split(std::string_view text, char sep) {

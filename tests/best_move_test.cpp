@@ -112,8 +112,13 @@ bool expect_best_moves_keep_the_value(const Database& db, Position pos, bool at_
   if (db.game().outcome(pos) != Outcome::kOngoing) return false;  // blocked: no move
   const int limit = db.rules().ply_limit;
   ProbeResult r = db.probe(pos);
-  if (at_last_count && r.plies_to_mill && db.game().ply_counts(pos)) {
-    pos.plies_since_mill = static_cast<std::uint16_t>(limit - *r.plies_to_mill);
+  Position last = pos;
+  if (r.plies_to_mill) last.plies_since_mill = static_cast<std::uint16_t>(limit - *r.plies_to_mill);
+  // (while placing, only a count that a game of the folder's herd reaches: no more than the plies
+  // it has played)
+  if (at_last_count && r.plies_to_mill && db.game().ply_counts(pos) &&
+      !(last.placing() && herd_of(last) > db.herd())) {
+    pos = last;
     r = db.probe(pos);
   }
   const auto ranked = db.moves(pos, Metric::kUnderTheRules);

@@ -163,6 +163,8 @@ void expect_same_rule_wdl(const std::string& name, const std::vector<Position>& 
       for (const int count : {0, 1, limit / 2, limit - 1, limit}) {
         if (count > 0 && !game.ply_counts(pos)) break;
         pos.plies_since_mill = static_cast<std::uint16_t>(count);
+        // While placing, no count above the plies a game of the folder's herd has played.
+        if (pos.placing() && herd_of(pos) > source.herd()) break;
         expect_same(pos);
       }
     }
@@ -237,7 +239,11 @@ void expect_same_probes(const std::string& name) {
       losses += full.probe(index.index(pos.mover(), pos.other())).wdl == Wdl::kLoss;
       for (const int count : {0, 1, limit / 2, limit}) {
         if (count > 0 && (limit == 0 || !game.ply_counts(pos))) break;
-        pos.plies_since_mill = static_cast<std::uint16_t>(count);
+        // While placing, no count above the plies a game of the folder's herd has played.
+        Position at = pos;
+        at.plies_since_mill = static_cast<std::uint16_t>(count);
+        if (at.placing() && herd_of(at) > source.herd()) break;
+        pos = at;
         expect_same_probe(source, small, pos);
         if (limit) {
           ASSERT_EQ(small.probe_rule_wdl(pos), source.probe(pos).rule);

@@ -113,6 +113,93 @@ TEST(Notation, MalformedPositionStringsAreRejectedWithAMessage) {
   for (const auto& [text, message] : cases) expect_rejected(text, message, false);
 }
 
+// The count (docs/RULES.md, "Notation"): every position of a game is accepted, and every
+// successor of an accepted position, also one at the largest count accepted; where the count
+// runs, one above the ply limit (where the game is drawn) is refused under every preset.
+TEST(Notation, CountsAreThoseAGameReaches) {
+  for (const std::string& name : Rules::preset_names()) {
+    const Rules rules = Rules::preset(name);
+    const Game game(rules);
+    const Board& board = game.board();
+    const auto accepted = [&](const Position& pos) {
+      try {
+        return parse_position(to_string(pos, board), rules) == pos;
+      } catch (const ParseError&) {
+        return false;
+      }
+    };
+    std::mt19937 rng(5);
+    MoveList list;
+    int edges = 0;
+    for (int g = 0; g < 30; ++g) {
+      Position pos = Position::start(rules.cows_per_player);
+      while (game.outcome(pos) == Outcome::kOngoing) {
+        ASSERT_TRUE(accepted(pos)) << name << ": " << to_string(pos, board);
+        for (const int count : {rules.ply_limit - 1, rules.ply_limit, rules.ply_limit + 1,
+                                kMaxPlyCount - 1, kMaxPlyCount}) {
+          Position edge = pos;
+          edge.plies_since_mill = static_cast<std::uint16_t>(std::max(count, 0));
+          if (!accepted(edge)) {
+            EXPECT_TRUE((game.ply_counts(edge) && rules.ply_limit > 0 && count > rules.ply_limit) ||
+                        edge.placing())
+                << name << ": refused " << to_string(edge, board);
+            continue;
+          }
+          // The pure game goes on at the ply limit, where the rule has drawn it.
+          if (game.outcome(edge, false) != Outcome::kOngoing) continue;
+          ++edges;
+          game.generate(edge, list);
+          for (const Move& m : list) {
+            const Position next = game.make(edge, m);
+            EXPECT_TRUE(accepted(next)) << name << ": " << to_string(edge, board) << ", then "
+                                        << to_string(board, m) << ": " << to_string(next, board);
+          }
+        }
+        game.generate(pos, list);
+        pos = game.make(pos, list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)]);
+      }
+    }
+    EXPECT_GT(edges, 0) << name;
+  }
+  const Rules house = Rules::preset("morabaraba"), malom = Rules::preset("malom"),
+              msa = Rules::preset("msa-tournament"), mssa = Rules::preset("mssa-1");
+  const std::string flying = "WWW...../.B....B./.....B.. w 0 0 ";
+  EXPECT_EQ(parse_position(flying + "60", house).plies_since_mill, 60);
+  for (const char* count : {"61", "9999"}) try {
+      parse_position(flying + count, house);
+      ADD_FAILURE() << "accepted the count " << count;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                std::string("the count ") + count +
+                    " exceeds the ply limit of rules 'morabaraba', 60: no game reaches it (at 60 "
+                    "the game is drawn)");
+    }
+  // Without a ply limit any count stands, and the count after 9999 stays 9999.
+  const Position top = parse_position(flying + "9999", malom);
+  MoveList list;
+  Game(malom).generate(top, list);
+  ASSERT_FALSE(list.empty());
+  EXPECT_EQ(Game(malom).make(top, list[0]).plies_since_mill, kMaxPlyCount);
+  // msa-tournament counts moving plies only, up to 20; mssa-1 only while both have three cows.
+  EXPECT_NO_THROW(parse_position(flying + "20", msa));
+  EXPECT_THROW(parse_position(flying + "21", msa), ParseError);
+  EXPECT_THROW(parse_position("W......./......../........ b 11 12 1", msa), ParseError);
+  EXPECT_THROW(parse_position(flying + "11", mssa), ParseError);
+  EXPECT_NO_THROW(parse_position("WWWW..../.B....B./.....B.. w 0 0 50", mssa));
+}
+
+// The smallest herd of a position: its cows of a colour, and while placing the plies its count
+// needs played. `show --herd 5` and a database of herd 5 refuse what needs herd 6.
+TEST(Notation, HerdOfAPositionCoversItsCount) {
+  EXPECT_EQ(herd_of(parse_position("......../......../........ w 5 5 0")), 5);
+  EXPECT_EQ(herd_of(parse_position("......../......../........ w 5 5 1")), 6);
+  EXPECT_EQ(herd_of(parse_position("......../......../........ w 5 5 2")), 6);
+  EXPECT_EQ(herd_of(parse_position("......../......../........ w 5 5 3")), 7);
+  EXPECT_EQ(herd_of(parse_position("WWW...../.B....B./.....B.. w 0 0 30")), 3);
+  EXPECT_THROW(parse_position("......../......../........ w 5 5 1", 5), ParseError);
+  EXPECT_NO_THROW(parse_position("......../......../........ w 5 5 1", 6));
+}
+
 TEST(Notation, MalformedSanmillFensAreRejectedWithAMessage) {
   const std::string ok = "********/********/******** w p p 0 12 0 12 0 0 0 0 0 0 0 0 1";
   ASSERT_NO_THROW(parse_sanmill_fen(ok));

@@ -109,6 +109,28 @@ expect_error "$herd3" 'WWWW..../BBB...../........ w 0 0 0' 'subspace 4v3 is not 
 # Without the search, a placing position of a moving-only folder is refused saying why.
 expect_error "$moving" "$start" 'the database holds the moving phase only' --search-nodes 0
 expect_error "$msa" '......../......../........ w 3 3 1' 'the count must be 0 while placing'
+# Counts no game reaches (docs/RULES.md, "Notation"): above the ply limit where the count runs;
+# while placing, above the plies played, which a database of herd 3 says needs a larger herd,
+# as show --herd 3 refuses it, while herd 4's answers it as show --herd 4 shows it.
+expect_error "$moving" 'WWW...../.B....B./.....B.. b 0 0 9999' \
+  "the count 9999 exceeds the ply limit of rules 'morabaraba', 60: no game reaches it"
+expect_error "$moving" 'WWW...../.B....B./.....B.. b 0 0 61' "the count 61 exceeds the ply limit"
+expect_output "probe --moves at the ply limit (the pure game goes on)" \
+  '^WWW\.{5}/\.B\.{4}B\./\.{5}B\.\. b 0 0 60: win in 3, under the ply limit cursed-win; best move ' \
+  "$mora" probe --db "$moving" --moves 'WWW...../.B....B./.....B.. b 0 0 60'
+expect_error "$herd3" '......../......../........ w 3 3 1' \
+  'the position needs a herd of 4 cows or more (with 6 cows in hand, its count 1 exceeds the 0 plies a herd of 3 has played)'
+status=0
+out=$("$mora" show --herd 3 --position '......../......../........ w 3 3 1' 2>&1) || status=$?
+[ "$status" -eq 1 ] && grep -q 'the count 1 exceeds the 0 plies played by a herd of 3 with 6 cows in hand' <<<"$out" ||
+  fail "show --herd 3 of a count no herd-3 game reaches: exit $status: $out"
+expect_output "probe of a count herd 4 reaches" '^\.{8}/\.{8}/\.{8} w 3 3 1: win in 9' \
+  "$mora" probe --db "$root/herd4-morabaraba" '......../......../........ w 3 3 1'
+expect_output "show --herd 4 of it" '^White to move \(placing\), 1 ply since the last mill$' \
+  "$mora" show --herd 4 --position '......../......../........ w 3 3 1'
+# Without a ply limit any count stands, and its moves (whose count stays 9999) are answered.
+expect_output "probe --moves at count 9999 without a ply limit" '^  a7-g4: win in 3$' \
+  "$mora" probe --db "$root/malom" --moves 'WWW...../.B....B./.....B.. w 0 0 9999'
 
 # A field too many: bars are mentioned only under presets that have them.
 expect_error "$moving" 'W.W...../B.B...../........ w 0 0 0 zz' "<count>), got 6 in"

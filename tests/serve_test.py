@@ -408,6 +408,11 @@ class ServeTest(unittest.TestCase):
              400, "no database of rules '\ufffd' is served"),
             ("GET", query("/api/v1/probe", position="WWWW..../BBB...../........ w 0 0 0"),
              None, 404, "subspace 4v3 is not in the database"),
+            # A count no game reaches, whichever route reads the position.
+            ("GET", query("/api/v1/probe", position="WWW...../.B....B./.....B.. b 0 0 9999"),
+             None, 400, "the count 9999 exceeds the ply limit of rules 'morabaraba', 60"),
+            ("GET", query("/api/v1/position", position="WWW...../.B....B./.....B.. b 0 0 61"),
+             None, 400, "the count 61 exceeds the ply limit"),
             ("GET", query("/api/v1/line", position=herd3_start.replace("3 3", "4 4"),
                           rules="malom"), None, 404, "moving phase only"),
             ("GET", "/api/v2/probe", None, 404, "no such path"),

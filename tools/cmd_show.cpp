@@ -46,6 +46,7 @@ int run_show(const std::vector<std::string>& args) {
                            ? parse_position((*vm)["position"].as<std::string>(), game.rules(), cows)
                            : parse_sanmill_fen((*vm)["sanmill"].as<std::string>(), cows, board);
   validate_bars(game.rules(), pos);
+  validate_count(game.rules(), pos);
   std::cout << diagram(board, pos) << "position: " << to_string(pos, board) << '\n';
   if (sanmill_has(board)) std::cout << "sanmill:  " << to_sanmill_fen(pos, cows, board) << '\n';
   std::cout << '\n';

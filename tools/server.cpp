@@ -161,6 +161,7 @@ HttpAnswer answer_position(const Database& db, const ProbeServer::Parameters& p)
   const Position pos = position != p.end() ? parse_position(text, cows, board)
                                            : parse_sanmill_fen(text, cows, board);
   validate_bars(db.rules(), pos);
+  validate_count(db.rules(), pos);
   return json_answer(
       {{"position", to_string(pos, board)},
        {"sanmill",

@@ -398,6 +398,22 @@ class ProbeTest(unittest.TestCase):
         with self.assertRaises(morabaraba.TableError) as e:
             morabaraba.Database(["/nonexistent/folder"])
         self.assertIn("/nonexistent/folder", str(e.exception))
+
+    def test_counts_no_game_reaches(self):
+        """A count above the ply limit is refused as the command line refuses it (docs/RULES.md,
+        "Notation"); without a ply limit (malom) any count up to 9999 is answered."""
+        flying = "WWW...../.B....B./.....B.. w 0 0 "
+        with morabaraba.Database(os.path.join(DB_ROOT, "morabaraba")) as db:
+            for count in ("61", "9999"):
+                for call in (db.probe, db.probe_wdl, db.probe_rule_wdl, db.moves):
+                    with self.subTest(count=count, call=call.__name__), \
+                            self.assertRaisesRegex(morabaraba.PositionError,
+                                                   f"the count {count} exceeds the ply limit"):
+                        call(flying + count)
+            self.assertEqual(db.probe(flying + "60").value, db.probe(flying + "0").value)
+        with morabaraba.Database(os.path.join(DB_ROOT, "malom")) as db:
+            self.assertEqual(as_json(db.probe(flying + "9999")), as_json(db.probe(flying + "0")))
+            self.assertEqual(db.moves(flying + "9999"), db.moves(flying + "0"))
         morabaraba.check([os.path.join(DB_ROOT, "malom")])
         self.assertRegex(morabaraba.version(), r"^\d+\.\d+\.\d+$")
         self.assertEqual(morabaraba.__version__, morabaraba.version())
