@@ -95,6 +95,11 @@ PY
 out=$(echo "$start" | "$mora" probe --db "$herd3" 2>&1) || fail "probe from a pipe: exit $?"
 [ "$(wc -l <<<"$out")" -eq 1 ] || fail "probe from a pipe says more than the answer: $out"
 
+# Tabs and carriage returns separate the fields as spaces do (docs/RULES.md, "Notation").
+expect_output "probe of a position with tabs and a CR" \
+  $'^\\.{8}/\\.{8}/\\.{8}\tw 3 3\t0\r: win in 9' \
+  "$mora" probe --db "$herd3" $'......../......../........\tw 3 3\t0\r'
+
 # A draw has no distance; a line that is not UTF-8 gets its error and the batch goes on.
 expect_output "probe --json of a draw" '^\{"best_move":"a7","best_move_pure":"a7","distance":null,' \
   "$mora" probe --db "$msa" --json "$start"

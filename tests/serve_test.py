@@ -396,6 +396,21 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(board["points"][0], {"name": "a7", "x": 0, "y": 0})
         self.assertIn(["a7", "b6", "c5"], board["lines"])
 
+    def test_whitespace_separates_fields(self):
+        """Tabs, carriage returns and line feeds separate a position's fields as spaces do, as on
+        the command line and in the libraries (docs/RULES.md, "Notation")."""
+        fields = ["......../......../........", "w", "3", "3", "0"]
+        status, want = self.server.get_json(query("/api/v1/probe", position=" ".join(fields)))
+        self.assertEqual(status, 200)
+        for sep in ("\t", "\r", "\n", " \t\r\n "):
+            with self.subTest(separator=sep):
+                text = sep.join(fields)
+                status, got = self.server.get_json(query("/api/v1/probe", position=text))
+                self.assertEqual(status, 200, got)
+                self.assertEqual(got["position"], text)
+                got["position"] = want["position"]
+                self.assertEqual(got, want)
+
     def test_error_statuses(self):
         herd3_start = "......../......../........ w 3 3 0"
         cases = [

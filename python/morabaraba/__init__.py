@@ -41,9 +41,9 @@ the libdir that `pkg-config morabaraba` gives; by the system's library search.
 `morabaraba.library_path` says which file was loaded.
 
 Errors raise MorabarabaError, whose `status` is the C status code, or one of its subclasses:
-PositionError (also a ValueError) for a position string that does not parse (a NUL or another
-control character included: the string is never cut short; a lone surrogate, which has no
-UTF-8, too) or a position the database cannot answer (hands that do not fit the turn order, more
+PositionError (also a ValueError) for a position string that does not parse (a NUL, which C
+would take for the string's end, included: the string is never cut short; a lone surrogate,
+which has no UTF-8, too) or a position the database cannot answer (hands that do not fit the turn order, more
 cows than its herd, cows in hand in a database of the moving phase only), MissingTableError
 (also a LookupError) when the position's subspace is not in the database, TableError for a
 missing, unreadable or damaged table file.
@@ -278,15 +278,17 @@ def _metric(pure: bool) -> int:
 
 def _position(position: str) -> bytes:
     """The position as the C library takes it: whole, so never with a NUL (where C would cut it
-    short) or another control character, which the CLI and the server refuse too, and in UTF-8,
-    so never with a lone surrogate (which has none)."""
+    short), and in UTF-8, so never with a lone surrogate (which has none). The rest is the C
+    library's to judge, by the one rule of every door (docs/RULES.md, "Notation"): spaces, tabs,
+    carriage returns and line feeds separate the fields, and any other character that the
+    notation does not have is refused there."""
     if not isinstance(position, str):
         raise TypeError(f"a position is a str, not {type(position).__name__}")
-    bad = next((c for c in position if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0), None)
-    if bad is not None:
+    nul = position.find("\0")
+    if nul >= 0:
         raise PositionError(_ERR_POSITION,
-                            f"the position holds control character U+{ord(bad):04X} at "
-                            f"{position.index(bad)}")
+                            f"the position holds a NUL (U+0000) at {nul}, which C would take "
+                            "for its end")
     try:
         return position.encode()
     except UnicodeEncodeError as e:

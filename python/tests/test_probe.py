@@ -267,11 +267,17 @@ class ProbeTest(unittest.TestCase):
     def test_strings_are_whole(self):
         # A NUL would cut the string short in C: the count 5 is followed by another digit.
         with morabaraba.Database([os.path.join(DB_ROOT, "morabaraba")]) as db:
-            for bad in ["WWW...../.B....B./.....B.. w 0 0 5\x009", "\x00",
-                        "WWW...../.B....B./.....B.. w 0 0 0\x1b", "WWW.\x7f..../.B....B./.....B.. w 0 0 0"]:
+            for bad in ["WWW...../.B....B./.....B.. w 0 0 5\x009", "\x00"]:
                 for call in (db.probe, db.probe_wdl, db.moves, db.best_move, db.best_line):
                     with self.subTest(position=bad, call=call.__name__), \
-                            self.assertRaisesRegex(morabaraba.PositionError, "control character"):
+                            self.assertRaisesRegex(morabaraba.PositionError, "NUL"):
+                        call(bad)
+            # Other control characters are the parser's to refuse, as the command line's is.
+            for bad, says in [("WWW...../.B....B./.....B.. w 0 0 0\x1b", "the count must be"),
+                              ("WWW\x7f..../.B....B./.....B.. w 0 0 0", "unknown character")]:
+                for call in (db.probe, db.probe_wdl, db.moves, db.best_move, db.best_line):
+                    with self.subTest(position=bad, call=call.__name__), \
+                            self.assertRaisesRegex(morabaraba.PositionError, says):
                         call(bad)
             with self.assertRaises(TypeError):
                 db.probe(b"WWW...../.B....B./.....B.. w 0 0 0")
@@ -399,6 +405,27 @@ class ProbeTest(unittest.TestCase):
             morabaraba.Database(["/nonexistent/folder"])
         self.assertIn("/nonexistent/folder", str(e.exception))
 
+    def test_whitespace_separates_fields(self):
+        """Spaces, tabs, carriage returns and line feeds separate the fields, any number of them,
+        as the command line and the server read them (docs/RULES.md, "Notation"): the package
+        passes the text on rather than judging it by a rule of its own."""
+        fields = ["WWW...../.B....B./.....B..", "w", "0", "0", "5"]
+        plain = " ".join(fields)
+        with morabaraba.Database(os.path.join(DB_ROOT, "morabaraba")) as db:
+            want = as_json(db.probe(plain))
+            for sep in ("\t", "\r", "\n", " \t ", "\r\n", "  "):
+                for text in (sep.join(fields), sep + sep.join(fields) + sep):
+                    with self.subTest(position=text):
+                        self.assertEqual(as_json(db.probe(text)), want)
+                        self.assertEqual(db.moves(text), db.moves(plain))
+            cli_answer = cli(os.path.join(DB_ROOT, "morabaraba"), ["\t".join(fields)])[0]
+            self.assertEqual({k: cli_answer[k] for k in want}, want)
+            # A vertical tab or a form feed is no separator anywhere.
+            for sep in ("\v", "\f"):
+                with self.subTest(separator=sep), \
+                        self.assertRaisesRegex(morabaraba.PositionError, "5 fields"):
+                    db.probe(sep.join(fields))
+
     def test_counts_no_game_reaches(self):
         """A count above the ply limit is refused as the command line refuses it (docs/RULES.md,
         "Notation"); without a ply limit (malom) any count up to 9999 is answered."""
@@ -506,7 +533,7 @@ class ProveTest(unittest.TestCase):
             for position, error, says in [
                     ("nonsense", morabaraba.PositionError, ""),
                     ("W......./......../........ w 2 3 0", morabaraba.PositionError, "in hand"),
-                    (HERD3_START + "\x00", morabaraba.PositionError, "control character"),
+                    (HERD3_START + "\x00", morabaraba.PositionError, "NUL"),
                     # Herd 4's placements lead to 4v4 and the like, which the folder lacks.
                     (HERD4_START, morabaraba.MissingTableError, "not in the database"),
                     ("WWWW..../BBB...../........ w 0 0 0", morabaraba.MissingTableError, "4v3")]:
