@@ -203,7 +203,14 @@ HttpAnswer answer_stats(const Database& db, StatsCache& cache, const ProbeServer
   }
   nlohmann::json by_name = nlohmann::json::object();
   for (const Subspace& s : subspaces) by_name[s.name()] = cache.get(db, s);
-  return json_answer({{"rules", db.rules().name}, {"herd", db.herd()}, {"subspaces", by_name}});
+  // As info lists them: the files that did not open as tables.
+  nlohmann::json bad = nlohmann::json::array();
+  for (const TableCheck& c : db.unreadable())
+    bad.push_back({{"file", c.file.string()}, {"error", c.error}});
+  return json_answer({{"rules", db.rules().name},
+                      {"herd", db.herd()},
+                      {"subspaces", by_name},
+                      {"bad_tables", bad}});
 }
 
 // The explorer's page with `info` inlined, so that its first paint needs no request. Within a
