@@ -294,8 +294,10 @@ RefPosition apply(const Rules& rules, const RefPosition& pos, const RefPly& ply)
   RefBar& theirs = bar(next, opponent(us));
   if (theirs.from >= 0 && next.at[theirs.from] != opponent(us)) theirs = RefBar{};
   // The house rules' counter (rule 9); the tests compare it only under presets that count
-  // every ply.
-  next.count = mill && (rules.shot_mandatory || !ply.shots.empty()) ? 0 : pos.count + 1;
+  // every ply. It stops at the limit, or without one at 9999 (docs/RULES.md, "Notation").
+  const int top = rules.ply_limit > 0 ? rules.ply_limit : 9999;
+  next.count =
+      mill && (rules.shot_mandatory || !ply.shots.empty()) ? 0 : std::min(pos.count + 1, top);
   next.side = opponent(us);
   return next;
 }
