@@ -12,10 +12,11 @@
 // carried through placing decides (docs/RULES.md, rule 9): the leaves' plies to the next mill
 // say whether their win or loss comes within the plies left.
 //
-// Not thread-safe: one search runs at a time on a ProofSearch. The Database it reads may serve
-// other threads meanwhile; tables it decodes (SearchOptions::decode_bytes) are decoded while no
-// search of this object probes them, so a Database shared with other threads must not be given
-// a decode budget.
+// Not thread-safe: one prove() runs at a time on a ProofSearch (its own threads,
+// SearchOptions::threads, share its table). The Database it reads may serve other threads
+// meanwhile; tables it decodes (SearchOptions::decode_bytes) are decoded at the start of prove(),
+// before its threads probe, so a Database shared with other threads must not be given a decode
+// budget.
 #pragma once
 
 #include <array>
@@ -37,9 +38,10 @@ namespace mora {
 struct SearchOptions {
   // Bytes for the transposition table (its entries, 16 bytes each; at least one bucket).
   std::size_t table_bytes = std::size_t{256} << 20;
-  // Moving tables decoded whole (4 bytes a position) as the search first reaches them, while
-  // the decoded bytes stay within this: a leaf then costs a memory read instead of a block's
-  // decompression. 0 reads every table through the database's block cache.
+  // Moving tables decoded whole (4 bytes a position) before each prove(), the fullest boards
+  // (the leaves met most) first, while the decoded bytes stay within this: a leaf then costs a
+  // memory read instead of a block's decompression. 0 reads every table through the database's
+  // block cache.
   std::uint64_t decode_bytes = 0;
   // Threads that search at once, sharing the transposition table: the values are the same
   // with any number, the node counts only with one.
