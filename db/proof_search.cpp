@@ -202,7 +202,7 @@ class ProofSearch::Node {
   std::optional<int> leaf_value(const Position& pos) {
     if (pos.total(pos.side_to_move) <= 2) return kLoss;
     const Subspace s = subspace_of(pos);
-    const TableReader* table = s_.db_.table(s);
+    const TableReader* table = s_.table_of(s);
     if (!table) {
       if (!pos.placing()) s_.db_.probe_wdl(pos);  // throws, naming the table missing
       // A placing position: never blocked (search() loses where it has no move), but the ply
@@ -239,7 +239,7 @@ class ProofSearch::Node {
             pos.in_hand[opposite(us)]};
   }
   // Whether a table of the database holds `pos` (a leaf).
-  bool held(const Position& pos) const { return s_.db_.table(subspace_of(pos)) != nullptr; }
+  bool held(const Position& pos) const { return s_.table_of(subspace_of(pos)) != nullptr; }
 
   static int value_of(Wdl w) { return w == Wdl::kWin ? kWin : w == Wdl::kLoss ? kLoss : kDraw; }
   static int value_of(RuleWdl r) {
@@ -313,7 +313,9 @@ class ProofSearch::Node {
 };
 
 ProofSearch::ProofSearch(const Database& db, std::size_t table_bytes)
-    : db_(db), game_(db.game()), table_(std::make_unique<Table>(table_bytes)) {}
+    : db_(db), game_(db.game()), table_(std::make_unique<Table>(table_bytes)) {
+  index_tables();
+}
 
 ProofSearch::ProofSearch(Database& db, SearchOptions options)
     : db_(db),
@@ -321,9 +323,23 @@ ProofSearch::ProofSearch(Database& db, SearchOptions options)
       decodable_(&db),
       decode_bytes_(options.decode_bytes),
       threads_(std::max(options.threads, 1)),
-      table_(std::make_unique<Table>(options.table_bytes)) {}
+      table_(std::make_unique<Table>(options.table_bytes)) {
+  index_tables();
+}
 
 ProofSearch::~ProofSearch() = default;
+
+void ProofSearch::index_tables() {
+  for (const Subspace& s : db_.subspaces())
+    if (std::max({s.mover, s.other, s.mover_in_hand, s.other_in_hand}) < kCounts)
+      tables_[slot_of(s)] = db_.table(s);
+}
+
+const TableReader* ProofSearch::table_of(const Subspace& s) const {
+  return std::max({s.mover, s.other, s.mover_in_hand, s.other_in_hand}) < kCounts
+             ? tables_[slot_of(s)]
+             : nullptr;
+}
 
 SearchStats ProofSearch::stats() const {
   return {nodes_.load(), probes_.load(), seconds_};

@@ -114,6 +114,15 @@ class ProofSearch {
   // Decodes the moving tables of the leaves of `root`, fullest boards first, while the budget
   // allows (decode_bytes), before any thread probes them.
   void decode_leaves(const Position& root);
+  // The table of subspace `s` (nullptr where the database has none): an array read, for the
+  // search asks it of every node and every move.
+  const TableReader* table_of(const Subspace& s) const;
+  void index_tables();
+  static constexpr int kCounts = 13;  // cows on the board or in hand: 0 to 12
+  static std::size_t slot_of(const Subspace& s) {
+    return ((std::size_t(s.mover) * kCounts + s.other) * kCounts + s.mover_in_hand) * kCounts +
+           s.other_in_hand;
+  }
   // One null-window or windowed search of `pos` on every thread; thread 0's value.
   int search(const Position& pos, SearchQuestion question, const SearchLimits& limits, int alpha,
              int beta);
@@ -124,6 +133,8 @@ class ProofSearch {
   std::uint64_t decode_bytes_ = 0;
   int threads_ = 1;
   std::unique_ptr<Table> table_;
+  std::vector<const TableReader*> tables_ =
+      std::vector<const TableReader*>(kCounts * kCounts * kCounts * kCounts);
   const ProofStore* store_ = nullptr;
   // Indexers by cows of the side to move and of the other side, made as the search meets them.
   std::array<std::atomic<const SubspaceIndex*>, (kMaxPoints + 1) * (kMaxPoints + 1)> indexes_{};
