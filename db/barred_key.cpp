@@ -57,7 +57,7 @@ Position BarredKeys::position(const SubspaceIndex& index, const BarredKey& key) 
 }
 
 bool stores_barred(const Rules& rules, const Subspace& s) {
-  return rules.mill_reforming == MillReforming::kNotSameMillNextMove && s.moving_phase() &&
+  return rules.bars_lines() && s.moving_phase() &&
          std::max(s.mover, s.other) >= kFewestCowsToSetBar;
 }
 

@@ -247,6 +247,21 @@ mora_status mora_best_move_by(const mora_db* db, const char* position, int metri
   });
 }
 
+mora_status mora_game_over(const mora_db* db, const char* position, char* reason, size_t size) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!reason) return null_argument("reason");
+  return guarded([&] {
+    const mora::Game& game = db->db.game();
+    const mora::Position pos = parse(*db, position);
+    db->db.check_searchable(pos);  // refuses what probe refuses, but needs no table
+    const mora::Outcome outcome = game.outcome(pos);
+    return copy_out(
+        outcome == mora::Outcome::kOngoing ? "" : mora::game_over_reason(game, pos, outcome),
+        reason, size);
+  });
+}
+
 mora_status mora_best_line_by(const mora_db* db, const char* position, int metric, int max_plies,
                               char* line, size_t size, size_t* needed) {
   if (!db) return null_argument("db");

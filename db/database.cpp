@@ -175,18 +175,30 @@ Database::Database(const std::vector<fs::path>& folders, std::size_t cache_bytes
 }
 
 std::string Database::whole_game_gap(int herd) const {
-  std::string gap;
+  constexpr int kListed = 3;
+  std::vector<std::string> missing, unreadable;
   int lacking = 0;
   for (const Subspace& s : placing_subspaces(herd, game_.board().num_points())) {
     if (tables_.count(s)) continue;
-    constexpr int kListed = 3;
     if (++lacking > kListed) continue;
-    if (!gap.empty()) gap += "; ";
     const auto bad = unreadable_by_name_.find(s);
-    gap += bad != unreadable_by_name_.end() ? bad->second : "no " + table_file_name(s);
+    if (bad != unreadable_by_name_.end())
+      unreadable.push_back(bad->second);
+    else
+      missing.push_back(table_file_name(s));
   }
-  if (lacking > 3) gap += "; and " + std::to_string(lacking - 3) + " more";
-  return gap;
+  if (lacking == 0) return "";
+  std::string gap;
+  for (std::size_t i = 0; i < missing.size(); ++i)
+    gap += (i == 0                                          ? ""
+            : i + 1 == missing.size() && lacking <= kListed ? " and "
+                                                            : ", ") +
+           missing[i];
+  if (lacking > kListed) gap += " and " + std::to_string(lacking - kListed) + " more";
+  if (!missing.empty())
+    gap += missing.size() > 1 || lacking > kListed ? " are missing" : " is missing";
+  for (const std::string& bad : unreadable) gap += (gap.empty() ? "" : "; ") + bad;
+  return "of its placing tables, " + gap;
 }
 
 void Database::missing(const Subspace& s) const {
@@ -309,8 +321,7 @@ Entry Database::entry(const Position& pos) const {
   const Color us = pos.side_to_move;
   if (!pos.has_bars())
     return entry(pos.mover(), pos.other(), pos.in_hand[us], pos.in_hand[opposite(us)]);
-  if (rules_.mill_reforming != MillReforming::kNotSameMillNextMove)
-    return entry_from_successors(pos);
+  if (!rules_.bars_lines()) return entry_from_successors(pos);
   // mssa-1: a bar that forbids nothing is the position without it; the others are stored
   // where a declined shot can set a bar inside the unit, and derived elsewhere.
   const Position p = game_.without_idle_bar(pos);
@@ -338,7 +349,7 @@ Entry Database::entry_from_successors(const Position& pos) const {
   for (int i = 0; i < list.size(); ++i) {
     decoded_at[i] = nullptr;
     const Position child = game_.make(pos, list[i]);
-    if (child.has_bars() || child.total(child.side_to_move) <= 2) continue;
+    if (child.has_bars() || child.too_few_cows(child.side_to_move)) continue;
     const Table& t = table_for(child);
     if (t.decoded.empty()) continue;
     decoded_at[i] = &t.decoded[t.index.index(child.mover(), child.other())];
@@ -352,7 +363,7 @@ Entry Database::entry_from_successors(const Position& pos) const {
       continue;
     }
     const Position child = game_.make(pos, list[i]);
-    if (child.total(child.side_to_move) <= 2)
+    if (child.too_few_cows(child.side_to_move))
       fold.add_game_won();
     else
       fold.add(entry(child), mill);
@@ -366,7 +377,7 @@ Outcome Database::covered_outcome(const Position& pos, bool by_search) const {
   // The indexer trusts its input; a Position built by hand may not be one.
   if ((pos.cows[kWhite] & pos.cows[kBlack]) || (pos.occupied() & ~game_.board().all_points()))
     throw std::invalid_argument("not a position: overlapping cows or cows off the board");
-  if (pos.total(opposite(pos.side_to_move)) <= 2)
+  if (pos.too_few_cows(opposite(pos.side_to_move)))
     throw std::invalid_argument("the game is over: the side not to move has two cows or fewer");
   validate_bars(rules_, pos);
   validate_count(rules_, pos);
@@ -412,7 +423,7 @@ Outcome Database::covered_outcome(const Position& pos, bool by_search) const {
                        : "") +
           "; the database holds the whole game for " +
           (herd_ ? "herds up to " + std::to_string(herd_) : std::string("no herd")) +
-          (gap.empty() ? "" : " (herd " + std::to_string(next) + " lacks " + gap + ")"));
+          (gap.empty() ? "" : " (herd " + std::to_string(next) + ": " + gap + ")"));
     }
   }
   return game_.outcome(pos, false);
@@ -484,8 +495,7 @@ RuleWdl Database::probe_rule_wdl(const Position& pos) const {
   if (const Outcome o = covered_outcome(pos); o != Outcome::kOngoing)
     return o == Outcome::kLoss ? RuleWdl::kLoss : RuleWdl::kDraw;
   Position p = pos;
-  if (p.has_bars() && rules_.mill_reforming == MillReforming::kNotSameMillNextMove)
-    p = game_.without_idle_bar(pos);
+  if (p.has_bars() && rules_.bars_lines()) p = game_.without_idle_bar(pos);
   if (p.has_bars()) return at_count(entry(p), p).rule;
   const Table& t = table_for(p);
   const std::uint64_t i = t.index.index(p.mover(), p.other());
@@ -504,7 +514,7 @@ RuleWdl Database::probe_rule_wdl(const Position& pos) const {
 
 Wdl Database::barred_wdl(const Position& pos) const {
   Position p = pos;
-  if (rules_.mill_reforming == MillReforming::kNotSameMillNextMove) {
+  if (rules_.bars_lines()) {
     p = game_.without_idle_bar(pos);
     const Table& t = table_for(p);
     if (!p.has_bars()) return t.reader->probe_wdl(t.index.index(p.mover(), p.other()));
@@ -515,7 +525,7 @@ Wdl Database::barred_wdl(const Position& pos) const {
   bool draw = false;
   for (const Move& m : list) {
     const Position child = game_.make(p, m);
-    if (child.total(child.side_to_move) <= 2) return Wdl::kWin;
+    if (child.too_few_cows(child.side_to_move)) return Wdl::kWin;
     Wdl w;
     if (child.has_bars()) {
       w = barred_wdl(child);
@@ -593,7 +603,8 @@ const std::pair<Move, ProbeResult>& best_of(const std::vector<std::pair<Move, Pr
 std::vector<std::pair<Move, ProbeResult>> Database::moves(const Position& pos,
                                                           Metric metric) const {
   std::vector<std::pair<Move, ProbeResult>> out;
-  if (covered_outcome(pos) != Outcome::kOngoing) return out;
+  // The metric orders the moves; the rules end the game, the ply limit too.
+  if (covered_outcome(pos) != Outcome::kOngoing || game_.limit_reached(pos)) return out;
   // The position's own table, as probe() needs it: without this check a missing subspace would
   // be reported as its successors' (3v4 for a position of 4v3).
   table_for(pos);
@@ -624,6 +635,7 @@ std::vector<Move> Database::best_line(const Position& start, Metric metric, int 
   // Boards seen (the count aside): best play of a decided position never repeats one, as its
   // distance or plies to the next mill shrink every ply; a drawn line stops at its cycle.
   std::vector<std::pair<std::array<Bitboard, 2>, Color>> seen{{start.cows, start.side_to_move}};
+  if (game_.outcome(start) != Outcome::kOngoing) return line;
   Position pos = start;
   // The pure game has no count: held at 0, it never ends the game nor limits a value.
   if (pure) pos.plies_since_mill = 0;

@@ -105,17 +105,22 @@ class Database {
   RuleWdl probe_rule_wdl(const Position& pos) const;
 
   // Every legal move with the value it leads to, from the side to move, best first by `metric`
-  // (see Metric and better()). Throws as probe() does.
+  // (see Metric and better()); none where the game is over under the rules (by cows, a blocked
+  // player, a full board or the ply limit), whatever the metric: the metric orders the moves,
+  // the rules end the game. Throws as probe() does.
   std::vector<std::pair<Move, ProbeResult>> moves(const Position& pos,
                                                   Metric metric = Metric::kUnderTheRules) const;
   // The first of moves(pos, metric); nullopt when the game is over.
   std::optional<Move> best_move(const Position& pos, Metric metric = Metric::kUnderTheRules) const;
+  // The most plies best_line() plays by default.
+  static constexpr int kMaxLinePlies = 1000;
   // The moves of best play by `metric` from `pos` until the game ends (by cows, a blocked
   // player, a full board, or under the rules the ply limit), or a drawn line repeats a position,
-  // or `max_plies` moves. The pure line holds the count at 0: the pure game has no ply limit, so
-  // a cursed win or a blessed loss plays out to its end, in as many plies as its distance.
+  // or `max_plies` moves; none where the game is over at `pos`. The pure line holds the count
+  // at 0 after `pos`: the pure game has no ply limit, so a cursed win or a blessed loss plays
+  // out to its end, in as many plies as its distance.
   std::vector<Move> best_line(const Position& pos, Metric metric = Metric::kUnderTheRules,
-                              int max_plies = 1000) const;
+                              int max_plies = kMaxLinePlies) const;
 
   // What probe() checks of a position before it reads a table, but for a placing position
   // whose table the database lacks, which ProofSearch answers by searching: throws
@@ -173,8 +178,9 @@ class Database {
   // Throws for subspace `s`, which is not in the database: the unreadable file of its name
   // (TableError), or std::out_of_range.
   [[noreturn]] void missing(const Subspace& s) const;
-  // What keeps the database from holding the whole game of `herd`: the placing subspaces it
-  // lacks, each with its file's fault when one is there.
+  // What keeps the database from holding the whole game of `herd`, "" when nothing: "of its
+  // placing tables, A.mtb, B.mtb and 5 more are missing", then the fault of each that is
+  // there but unreadable.
   std::string whole_game_gap(int herd) const;
 
   static constexpr int kMaxCows = 24;

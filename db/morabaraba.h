@@ -151,7 +151,9 @@ typedef enum mora_metric {
  * fails with MORA_ERR_BUFFER when they do not fit. Since 0.2.0. */
 MORA_API mora_status mora_moves_by(const mora_db* db, const char* position, int metric,
                                    mora_move* moves, size_t capacity, size_t* count);
-/* The best move by `metric`, or "" when the game is over. Since 0.2.0. */
+/* The best move by `metric`, or "" when the game is over (mora_game_over says why; at a count
+ * that has reached the ply limit too, whatever the metric: the metric orders the moves, the rules
+ * end the game). Since 0.2.0. */
 MORA_API mora_status mora_best_move_by(const mora_db* db, const char* position, int metric,
                                        char* move, size_t size);
 /* The best line by `metric` (moves separated by single spaces) until the game ends, a drawn line
@@ -160,6 +162,14 @@ MORA_API mora_status mora_best_move_by(const mora_db* db, const char* position, 
  * when smaller. `needed` may be NULL. Since 0.2.0. */
 MORA_API mora_status mora_best_line_by(const mora_db* db, const char* position, int metric,
                                        int max_plies, char* line, size_t size, size_t* needed);
+
+/* Why the game is over at `position` under the database's rules, in the words of every door
+ * ("White is down to two cows and has lost", "White has no legal move and has lost", "drawn: the
+ * board is full after placing", "drawn: 60 plies without a mill"), or "" while it goes on, when
+ * mora_moves lists the moves. MORA_ERR_BUFFER when `size` is too small for the text and its
+ * zero (64 bytes always suffice). Since 0.3.0. */
+MORA_API mora_status mora_game_over(const mora_db* db, const char* position, char* reason,
+                                    size_t size);
 
 /* The functions of 0.1.0: mora_moves_by, mora_best_move_by and mora_best_line_by with
  * MORA_METRIC_RULE. */

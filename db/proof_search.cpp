@@ -178,7 +178,7 @@ class ProofSearch::Node {
     for (int k = 0; k < n; ++k) {
       const std::uint16_t i = order[(k + shift) % n];
       const Position child = game_.make(pos, list[i]);
-      const int v = child.total(child.side_to_move) <= 2
+      const int v = child.too_few_cows(child.side_to_move)
                         ? kWin
                         : -search(child, -beta, -std::max(alpha, best), ply + 1, keys[i]);
       if (v > best) {
@@ -200,7 +200,7 @@ class ProofSearch::Node {
 
   // The value of a position the search does not expand: the end of the game, or a table's.
   std::optional<int> leaf_value(const Position& pos) {
-    if (pos.total(pos.side_to_move) <= 2) return kLoss;
+    if (pos.too_few_cows(pos.side_to_move)) return kLoss;
     const Subspace s = subspace_of(pos);
     const TableReader* table = s_.table_of(s);
     if (!table) {
@@ -383,7 +383,7 @@ std::vector<std::pair<std::uint64_t, ProvedBounds>> ProofSearch::lines(const Pos
   std::vector<std::pair<std::uint64_t, ProvedBounds>> out;
   std::unordered_set<std::uint64_t> seen;
   const auto walk = [&](const auto& self, const Position& pos, int left) -> void {
-    if (!pos.placing() || pos.total(pos.side_to_move) <= 2 ||
+    if (!pos.placing() || pos.too_few_cows(pos.side_to_move) ||
         game_.outcome(pos, false) != Outcome::kOngoing)
       return;
     const Color us = pos.side_to_move;

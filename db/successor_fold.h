@@ -87,7 +87,7 @@ Entry fold_successors(const Game& game, const Position& pos, ChildEntry&& child_
   game.generate(pos, list);
   for (const Move& m : list) {
     const Position child = game.make(pos, m);
-    if (child.total(child.side_to_move) <= 2)
+    if (child.too_few_cows(child.side_to_move))
       fold.add_game_won();
     else
       fold.add(child_entry(child), game.restarts_count(pos, m));

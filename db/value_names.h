@@ -1,6 +1,6 @@
 // The names of the values a table stores, spelled one way at every door (docs/METRICS.md,
 // "Names"): the command line's text and JSON, the HTTP API, the C library (mora_wdl_name,
-// mora_rule_name) and Python, which takes them from it.
+// mora_rule_wdl_name) and Python, which takes them from it.
 #pragma once
 
 #include "db/table.h"

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "game/parse_error.h"
 #include "game/position.h"
 #include "game/rules.h"
 

@@ -151,15 +151,13 @@ int Game::barred_quiet_moves(const Position& pos) const {
 }
 
 Outcome Game::outcome(const Position& pos, bool apply_ply_limit) const {
-  if (pos.total(pos.side_to_move) <= 2) return Outcome::kLoss;
+  if (pos.too_few_cows(pos.side_to_move)) return Outcome::kLoss;
   if (!pos.placing() && pos.occupied() == board_->all_points() && rules_.full_board_draw)
     return Outcome::kDraw;
   MoveList list;
   generate(pos, list);
   if (list.empty()) return Outcome::kLoss;
-  if (apply_ply_limit && rules_.ply_limit > 0 && pos.plies_since_mill >= rules_.ply_limit &&
-      ply_counts(pos))
-    return Outcome::kDraw;
+  if (apply_ply_limit && limit_reached(pos)) return Outcome::kDraw;
   return Outcome::kOngoing;
 }
 

@@ -186,6 +186,11 @@ class Game {
   bool passes(const Position& pos) const;
   // Does the ply-limit counter advance on a ply made from `pos` (before the ply)?
   bool ply_counts(const Position& pos) const { return mora::ply_counts(rules_, pos); }
+  // Whether the ply limit has drawn the game at `pos`: its count has reached the limit where the
+  // count runs. The pure game (outcome() without the limit) plays on.
+  bool limit_reached(const Position& pos) const {
+    return rules_.ply_limit > 0 && pos.plies_since_mill >= rules_.ply_limit && ply_counts(pos);
+  }
 
  private:
   // Calls f(shot set) for every choice of `shots` shots at the opponent of pos's side to move,
@@ -263,7 +268,7 @@ void Game::for_each_shot(const Position& pos, int shots, Bitboard first_targets,
   for (Bitboard first = first_targets; first; first &= first - 1) {
     const Point a = std::countr_zero(first);
     const Bitboard after = theirs & ~bit(a);
-    if (shots == 1 || their_total - 1 <= 2 || !after) {
+    if (shots == 1 || their_total - 1 < kFewestCowsToPlay || !after) {
       f(bit(a));
       continue;
     }
@@ -280,7 +285,7 @@ void Game::for_each_shot(const Position& pos, int shots, Bitboard first_targets,
 template <typename F>
 void Game::for_each_ply(const Position& pos, F&& f) const {
   const Color us = pos.side_to_move;
-  if (pos.total(us) <= 2) return;
+  if (pos.too_few_cows(us)) return;
   const Bitboard empty = board_->all_points() & ~pos.occupied();
   const Bitboard ours = pos.cows[us];
   std::optional<Bitboard> first_targets;  // computed at the first mill: most positions have none
@@ -312,7 +317,7 @@ void Game::for_each_ply(const Position& pos, F&& f) const {
 template <typename F>
 int Game::for_each_mill_ply(const Position& pos, const MillCandidates& candidates, F&& f) const {
   const Color us = pos.side_to_move;
-  if (pos.total(us) <= 2) return 0;
+  if (pos.too_few_cows(us)) return 0;
   const Bitboard empty = board_->all_points() & ~pos.occupied();
   const Bitboard ours = pos.cows[us];
   int plies = 0;
@@ -347,7 +352,7 @@ inline bool Game::passes(const Position& pos) const {
   const Color us = pos.side_to_move;
   // A player down to two cows has lost, and a full board ends the game, rather than block.
   const Bitboard empty = board_->all_points() & ~pos.occupied();
-  if (rules_.blocked_player_loses || pos.total(us) <= 2 || !empty || pos.in_hand[us] > 0 ||
+  if (rules_.blocked_player_loses || pos.too_few_cows(us) || !empty || pos.in_hand[us] > 0 ||
       flies(pos, us))
     return false;
   for (Bitboard cows = pos.mover(); cows; cows &= cows - 1)

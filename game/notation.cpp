@@ -221,7 +221,7 @@ void validate_position(const Position& pos, int cows_per_player, const Board& bo
                        " cows in hand");
   }
   const Color waiting = opposite(pos.side_to_move);
-  if (pos.total(waiting) < 3)
+  if (pos.too_few_cows(waiting))
     throw ParseError(std::string(colour_name(waiting)) +
                      " is not to move but has fewer than 3 cows: the game ended before");
   validate_bars(board, pos);
@@ -250,6 +250,16 @@ std::string diagram(const Board& board, const Position& pos) {
       s << "  " << colour_name(c) << "'s next turn is barred: " << bar_field(board, c, pos.bars[c])
         << '\n';
   return s.str();
+}
+
+std::string game_over_reason(const Game& game, const Position& pos, Outcome outcome) {
+  const std::string side = colour_title(pos.side_to_move);
+  if (outcome == Outcome::kLoss)
+    return pos.too_few_cows(pos.side_to_move) ? side + " is down to two cows and has lost"
+                                              : side + " has no legal move and has lost";
+  if (!pos.placing() && pos.occupied() == game.board().all_points())
+    return "drawn: the board is full after placing";
+  return "drawn: " + std::to_string(game.rules().ply_limit) + " plies without a mill";
 }
 
 }  // namespace mora

@@ -3,18 +3,14 @@
 // naming what is wrong.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "game/movegen.h"
+#include "game/parse_error.h"
 #include "game/position.h"
 
 namespace mora {
-
-struct ParseError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
 
 std::string to_string(const Board& board, const Move& move);
 // Parses a ply and checks that it is legal in `pos`.
@@ -58,5 +54,10 @@ std::string count_of(std::uint64_t n, std::string_view one, std::string_view man
 // The board diagram of docs/RULES.md with the cows drawn in (W, B, '.' for an empty point), ranks
 // and files on its edges, then the side to move and the cows of each colour.
 std::string diagram(const Board& board, const Position& pos);
+
+// Why the game is over at `pos` (whose outcome under the rules, Game::outcome, is `outcome`),
+// from the side to move: "White is down to two cows and has lost", "drawn: 60 plies without a
+// mill", ... Every door says it in these words.
+std::string game_over_reason(const Game& game, const Position& pos, Outcome outcome);
 
 }  // namespace mora

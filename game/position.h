@@ -28,6 +28,9 @@ constexpr const char* colour_title(Color c) {
 // count ends nothing, and Game::make holds it here rather than run past what is written.
 constexpr int kMaxPlyCount = 9999;
 
+// A side with fewer cows than this, on the board and in hand together, has lost.
+constexpr int kFewestCowsToPlay = 3;
+
 struct Position {
   std::array<Bitboard, 2> cows{};  // by Color
   std::array<std::uint8_t, 2> in_hand{};
@@ -48,6 +51,7 @@ struct Position {
   Bitboard occupied() const { return cows[0] | cows[1]; }
   int on_board(Color c) const { return std::popcount(cows[c]); }
   int total(Color c) const { return on_board(c) + in_hand[c]; }
+  bool too_few_cows(Color c) const { return total(c) < kFewestCowsToPlay; }
   bool placing() const { return in_hand[0] != 0 || in_hand[1] != 0; }
   bool has_bars() const { return !bars[0].none() || !bars[1].none(); }
 

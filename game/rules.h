@@ -53,6 +53,9 @@ struct Rules {
   static const std::vector<std::string>& preset_names();
 
   bool needs_history() const { return mill_reforming != MillReforming::kAllowed; }
+  // mssa-1's bars are lines: a barred line that no move could re-form is idle, and a position
+  // has the value of the same position with its idle lines dropped (Game::without_idle_bar).
+  bool bars_lines() const { return mill_reforming == MillReforming::kNotSameMillNextMove; }
   // A 64-bit fingerprint of every option but the name, for table headers (the traditional
   // board adds nothing, so that tables written before boards were an option keep theirs).
   std::uint64_t fingerprint() const;

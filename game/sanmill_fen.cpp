@@ -75,7 +75,7 @@ std::string to_sanmill_fen(const Position& pos, int cows_per_player, const Board
   const bool black = pos.side_to_move == kBlack;
   // Sanmill's validateFen wants three cows a side in the moving phase, so a side to move that
   // is down to two (it has lost) is written as game over.
-  const char phase = pos.total(pos.side_to_move) < 3 ? 'o' : pos.placing() ? 'p' : 'm';
+  const char phase = pos.too_few_cows(pos.side_to_move) ? 'o' : pos.placing() ? 'p' : 'm';
   fen += black ? " b " : " w ";
   fen += phase;
   fen += pos.placing() ? " p" : " s";

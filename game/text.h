@@ -8,7 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "game/notation.h"
+#include "game/parse_error.h"
+#include "game/position.h"
 
 namespace mora::text {
 

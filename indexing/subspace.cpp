@@ -77,7 +77,7 @@ Subspace Subspace::parse(std::string_view text, int num_points, int cows_per_pla
     if (board + hand > cows_per_player)
       throw std::invalid_argument(quoted + "a player has only " + std::to_string(cows_per_player) +
                                   " cows, on the board and in hand together");
-    if (board + hand < 3)
+    if (board + hand < kFewestCowsToPlay)
       throw std::invalid_argument(quoted +
                                   "a player with fewer than 3 cows has lost: no such position "
                                   "is played from");

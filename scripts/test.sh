@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it. First an address+undefined-behaviour sanitizer build
+# The whole test suite, as CI runs it, each stage opened with the seconds since the start. First
+# clang-format checks that every C and C++ file is as .clang-format writes it; then an
+# address+undefined-behaviour sanitizer build
 # runs the game, indexer and table-format tests with the portable indexer; a ThreadSanitizer
 # build runs the multi-threaded probe tests of the table reader and its block cache (about a
 # minute; bench/README.md, "ThreadSanitizer"); then a Release build
@@ -16,6 +18,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+# Each stage's start, with the seconds since the suite began: where the time goes.
+stage() { echo "== [${SECONDS} s] $*"; }
+
+stage "the format of every C and C++ file (clang-format, .clang-format)"
+git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format --dry-run --Werror
 # ctest runs two tests at once, most of them on two OpenMP threads each: a thread that waits
 # sleeps instead of spinning on a core the other test needs (11 % less time for the solver's
 # tests here).
@@ -27,6 +34,7 @@ sanitizer_build=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DMORABARABA_WERROR=ON -DMORABARABA_BENCH=OFF
   -DMORABARABA_MPI=OFF)
 
+stage "the address and undefined-behaviour sanitizer build"
 cmake -S . -B build-asan "${sanitizer_build[@]}" -DMORABARABA_SANITIZE=ON -DMORABARABA_BMI2=OFF \
   >/dev/null
 cmake --build build-asan --parallel "$jobs" --target game_test indexing_test db_test
@@ -36,6 +44,7 @@ cmake --build build-asan --parallel "$jobs" --target game_test indexing_test db_
 asan_filter=(game_test '*' indexing_test
   '-*ExhaustiveSmallSubspaces:*VisitsEveryCanonicalPositionOnce:*MovingSubspacesMatchBurnside'
   db_test '*')
+stage "game_test, indexing_test, db_test (address and undefined-behaviour sanitizers)"
 asan_out=$(mktemp -d)
 pids=()
 for ((i = 0; i < ${#asan_filter[@]}; i += 2)); do
@@ -55,21 +64,25 @@ done
 rm -rf "$asan_out"
 [ "$asan_failed" -eq 0 ]
 
+stage "the ThreadSanitizer build"
 cmake -S . -B build-tsan "${sanitizer_build[@]}" -DMORABARABA_TSAN=ON >/dev/null
 cmake --build build-tsan --parallel "$jobs" --target db_test
-echo "== db_test, threads (ThreadSanitizer)"
+stage "db_test, threads (ThreadSanitizer)"
 TSAN_OPTIONS=halt_on_error=1 build-tsan/bin/db_test --gtest_brief=1 \
   --gtest_filter='*Concurrent*:*SharedCache*:*CachedReader*:*CacheDoesNot*'
 
-echo "== the probe library alone (MORABARABA_PROBE_ONLY)"
+stage "the probe library alone (MORABARABA_PROBE_ONLY)"
 bash tests/probe_only_test.sh
 
-echo "== the fuzz targets, 8 s each (scripts/fuzz.sh)"
+stage "the fuzz targets, 8 s each (scripts/fuzz.sh)"
 bash scripts/fuzz.sh 8
 
+stage "the Release build"
 cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Release -DMORABARABA_WERROR=ON >/dev/null
 cmake --build build-ci --parallel "$jobs"
+stage "every test (ctest)"
 # --no-tests=error: a build whose GoogleTest went missing (CMakeLists.txt then leaves the tests
 # out) must not pass.
 (cd build-ci && ctest --parallel "$jobs" --output-on-failure --timeout 1200 --no-tests=error \
   -E 'FourVersusThree|HistoryValues')
+stage "done"

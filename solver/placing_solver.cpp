@@ -10,7 +10,7 @@
 #include "db/successor_fold.h"
 #include "indexing/other_major.h"
 #include "solver/chunks.h"
-#include "solver/solve.h"
+#include "solver/unit_plan.h"
 
 namespace mora::solver {
 namespace {
@@ -101,7 +101,7 @@ void solve_placing(const Game& game, Subspace s, const DecodedTables& successors
     pos.cows = {mover, other};
     game.for_each_ply(pos, [&](Point, Point to, Bitboard shots) {
       const int k = std::popcount(shots);
-      if (s.other + s.other_in_hand - k <= 2) {
+      if (s.other + s.other_in_hand - k < kFewestCowsToPlay) {
         p.fold.add_game_won();
         return;
       }

@@ -26,8 +26,8 @@ void Progress::advance(std::uint64_t items) {
   const double seconds = static_cast<double>(elapsed_ns) * 1e-9;
   const double rate = static_cast<double>(done) / seconds;
   const double left = rate > 0 ? static_cast<double>(total_ - std::min(done, total_)) / rate : 0;
-  std::fprintf(stderr, "  %s: %llu/%llu (%.1f%%), %.2fM/s, %.0fs elapsed, ~%.0fs left\n",
-               what_.c_str(), static_cast<unsigned long long>(done),
+  std::fprintf(stderr, "  %s%s: %llu/%llu (%.1f%%), %.2fM/s, %.0fs elapsed, ~%.0fs left\n",
+               source_.c_str(), what_.c_str(), static_cast<unsigned long long>(done),
                static_cast<unsigned long long>(total_),
                total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0,
                rate * 1e-6, seconds, left);

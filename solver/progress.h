@@ -11,8 +11,11 @@ namespace mora::solver {
 
 class Progress {
  public:
-  explicit Progress(bool enabled, double interval_seconds = 2.0)
-      : enabled_(enabled), interval_(interval_seconds) {}
+  // `source`, when given, opens every line (the rank of a cluster run: "rank 2").
+  explicit Progress(bool enabled, std::string source = "", double interval_seconds = 2.0)
+      : enabled_(enabled),
+        source_(source.empty() ? "" : source + ": "),
+        interval_(interval_seconds) {}
 
   // Starts a stage of `total` work items (positions) named `what`.
   void begin(std::string what, std::uint64_t total);
@@ -23,6 +26,7 @@ class Progress {
  private:
   using Clock = std::chrono::steady_clock;
   bool enabled_;
+  std::string source_;
   double interval_;
   std::mutex mutex_;
   std::string what_;

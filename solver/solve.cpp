@@ -7,10 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iomanip>
-#include <set>
 #include <sstream>
 #include <stdexcept>
-#include <tuple>
 
 #include "db/database.h"
 #include "db/durable_file.h"
@@ -23,12 +21,11 @@
 #include "solver/placing_solver.h"
 #include "solver/resource_usage.h"
 #include "solver/stop.h"
+#include "solver/unit_plan.h"
 #include "solver/unit_solver.h"
 
 namespace mora::solver {
 namespace {
-
-constexpr int kMinCows = 3;
 
 // Seconds between laps, for the report's split of a unit's time.
 class Stopwatch {
@@ -43,13 +40,6 @@ class Stopwatch {
  private:
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
-
-std::vector<Subspace> sides_of(Subspace unit) {
-  std::vector<Subspace> sides{unit};
-  if (unit.moving_phase() && unit.mover != unit.other)
-    sides.push_back({unit.other, unit.mover, 0, 0});
-  return sides;
-}
 
 // The table of `s` at its place in `folder`, checked to hold what a solve reads there: by its
 // header (the name proves nothing: a table copied or renamed over another is refused, naming
@@ -79,7 +69,12 @@ TableReader open_input_table(const std::filesystem::path& folder, const Rules& r
 // checksum intact; otherwise it is to be solved (again), with a warning when a file is there.
 bool finished(const std::filesystem::path& folder, const Rules& rules, Subspace s,
               std::ostream& log) {
-  if (!std::filesystem::exists(folder / table_file_name(s))) return false;
+  // The name's own status (lstat): a link that leads nowhere (a loop, a dangling link) is there,
+  // and refused and solved again like a damaged table, not a raw error of the file system.
+  std::error_code unseen;
+  if (!std::filesystem::exists(
+          std::filesystem::symlink_status(folder / table_file_name(s), unseen)))
+    return false;
   try {
     open_input_table(folder, rules, s).check();
     return true;
@@ -119,80 +114,6 @@ TableTuning writer_tuning(int sides) {
 }
 
 }  // namespace
-
-Subspace unit_of(Subspace s) {
-  return !s.moving_phase() || s.mover >= s.other ? s : Subspace{s.other, s.mover, 0, 0};
-}
-
-std::vector<Subspace> unit_dependencies(const Rules& rules, Subspace unit) {
-  std::set<Subspace> units;
-  const auto inputs =
-      unit.moving_phase() ? exit_subspaces(rules, unit) : placing_successors(rules, unit);
-  for (Subspace e : inputs) units.insert(unit_of(e));
-  return {units.begin(), units.end()};
-}
-
-std::vector<Subspace> exit_subspaces(const Rules& rules, Subspace unit) {
-  std::vector<Subspace> out;
-  for (Subspace side : sides_of(unit))
-    for (int shots = 1; shots <= rules.shots_per_double_mill; ++shots)
-      if (side.other - shots >= kMinCows) out.push_back({side.other - shots, side.mover, 0, 0});
-  return out;
-}
-
-std::uint64_t unit_size(const Board& board, Subspace unit) {
-  std::uint64_t n = 0;
-  for (Subspace s : sides_of(unit)) n += SubspaceIndex(board, s).size();
-  return n;
-}
-
-std::vector<Subspace> subspaces_up_to(int max_total) {
-  std::vector<Subspace> out;
-  for (int m = kMinCows; m <= 12; ++m)
-    for (int o = kMinCows; o <= 12; ++o)
-      if (m + o <= std::min(max_total, 24)) out.push_back({m, o, 0, 0});
-  return out;
-}
-
-std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>& targets) {
-  std::set<Subspace> units;
-  std::vector<Subspace> todo;
-  for (Subspace t : targets) todo.push_back(unit_of(t));
-  while (!todo.empty()) {
-    const Subspace u = todo.back();
-    todo.pop_back();
-    if (!units.insert(u).second) continue;
-    for (Subspace d : unit_dependencies(rules, u)) todo.push_back(d);
-  }
-  std::vector<Subspace> ordered(units.begin(), units.end());
-  // Exits lose cows, so fewer cows in all comes first; placings lead to fewer cows in hand
-  // and finally into the moving phase, so they come after it, fewest cows in hand first.
-  // Within a number of cows in hand placing subspaces are independent, and go by the cows on
-  // the board so that neighbours share successor tables (mvo+1+0 reads ov(m+1), (o-1)v(m+1),
-  // and mv(o+1)+1+0 the first two of those again).
-  auto key = [](Subspace s) {
-    return s.moving_phase() ? std::tuple(0, s.mover + s.other, 0)
-                            : std::tuple(s.mover_in_hand + s.other_in_hand, s.mover, s.other);
-  };
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [&](Subspace a, Subspace b) { return key(a) < key(b); });
-  return ordered;
-}
-
-std::vector<Subspace> tables_for(const Rules& rules, const std::vector<Subspace>& targets) {
-  std::vector<Subspace> out;
-  for (Subspace unit : units_for(rules, targets))
-    for (Subspace s : sides_of(unit)) out.push_back(s);
-  return out;
-}
-
-bool count_runs(const Game& game, Subspace s) {
-  Position pos;
-  pos.cows = {(Bitboard{1} << s.mover) - 1, ((Bitboard{1} << s.other) - 1) << s.mover};
-  pos.in_hand = {static_cast<std::uint8_t>(s.mover_in_hand),
-                 static_cast<std::uint8_t>(s.other_in_hand)};
-  return game.ply_counts(pos);
-}
 
 void check_solvable(const Rules& rules) {
   if (rules.ply_limit > 120)
@@ -351,7 +272,7 @@ UnitReport solve_moving_unit(const SolveOptions& options, const Game& game, Subs
   // The exits that set a bar are derived through every finished table (docs/HISTORY.md), their
   // lookups scattered over the tables just below the unit: those are decoded first.
   std::optional<Database> finished;
-  if (rules.mill_reforming != MillReforming::kAllowed && !exit_subspaces(rules, unit).empty()) {
+  if (rules.needs_history() && !exit_subspaces(rules, unit).empty()) {
     finished.emplace(std::vector{folder});
     decode_derivation_tables(*finished, rules, unit);
   }

@@ -14,31 +14,9 @@
 #include "indexing/indexer.h"
 #include "solver/decoded_tables.h"
 #include "solver/progress.h"
+#include "solver/unit_plan.h"
 
 namespace mora::solver {
-
-// The moving-phase subspaces that mills of (m, o) and (o, m) lead to.
-std::vector<Subspace> exit_subspaces(const Rules& rules, Subspace unit);
-
-// The unit that `s` belongs to: for the moving phase named by its subspace with mover >=
-// other; a placing subspace is a unit of its own.
-Subspace unit_of(Subspace s);
-// The units whose tables the exits (or the placements) of `unit` read.
-std::vector<Subspace> unit_dependencies(const Rules& rules, Subspace unit);
-
-// Units needed to solve `targets`, in an order in which every unit comes after the units its
-// exits or placements lead to.
-std::vector<Subspace> units_for(const Rules& rules, const std::vector<Subspace>& targets);
-// The subspaces whose tables a solve of `targets` writes: every side of units_for().
-std::vector<Subspace> tables_for(const Rules& rules, const std::vector<Subspace>& targets);
-// Canonical positions of a unit (of both sides of a moving one).
-std::uint64_t unit_size(const Board& board, Subspace unit);
-// Every moving-phase subspace with mover + other <= max_total.
-std::vector<Subspace> subspaces_up_to(int max_total);
-
-// Whether the ply-limit count runs on the plies of the positions of `s` (Game::ply_counts: it
-// depends on the cows on the board and in hand only, alike for both sides).
-bool count_runs(const Game& game, Subspace s);
 
 // Throws std::invalid_argument when the rules cannot be solved exactly by this solver.
 void check_solvable(const Rules& rules);

@@ -17,8 +17,8 @@
 #include "solver/checkpoint.h"
 #include "solver/chunks.h"
 #include "solver/first_failure.h"
-#include "solver/solve.h"
 #include "solver/stop.h"
+#include "solver/unit_plan.h"
 
 namespace mora::solver {
 namespace {
@@ -86,7 +86,7 @@ UnitSolver::UnitSolver(const Game& game, Subspace subspace, const ExitTables& ex
       barred_codes_(game.board()),
       checkpoint_timer_(checkpoint_seconds) {
   if (!subspace.moving_phase()) throw std::invalid_argument("the solver covers the moving phase");
-  if (game.rules().mill_reforming != MillReforming::kAllowed && !barred_exits &&
+  if (game.rules().needs_history() && !barred_exits &&
       !exit_subspaces(game.rules(), subspace).empty())
     throw std::invalid_argument("the exits that set a bar need the finished tables");
   sides_.reserve(2);

@@ -61,7 +61,7 @@ UnitSolver::Scan UnitSolver::scan_barred(const Side& side, std::size_t k) const 
       continue;
     }
     const Position child = game_.without_idle_bar(game_.make(pos, m));
-    if (child.total(child.side_to_move) <= 2) {  // shot down to two cows
+    if (child.too_few_cows(child.side_to_move)) {  // shot down to two cows
       moves.pure.add(1, -1);
       moves.rule.add(1, -1);
     } else {

@@ -145,16 +145,23 @@ std::uint64_t verify_barred(const Database& db, const TableReader& table,
 }
 
 // Calls verify_one(s) for each of `subspaces`: a table that cannot be read stops only the
-// subspaces that read it, each listed in the report with the error.
+// subspaces that read it. The error lists s as bad where it names s's own file, else as not
+// verified (a table s reads is missing or bad, and listed as such itself).
 template <typename F>
-void for_each_table(const std::vector<Subspace>& subspaces, VerifyReport& report, F&& verify_one) {
+void for_each_table(const Database& db, const std::vector<Subspace>& subspaces,
+                    VerifyReport& report, F&& verify_one) {
   for (const Subspace& s : subspaces) {
+    const auto stopped = [&](const std::string& what) {
+      const TableReader* own = db.table(s);
+      const bool own_file = own && what.starts_with(own->path().string() + ": ");
+      (own_file ? report.bad_tables : report.unverified).push_back(s.name() + ": " + what);
+    };
     try {
       verify_one(s);
     } catch (const TableError& e) {
-      report.bad_tables.push_back(s.name() + ": " + e.what());
+      stopped(e.what());
     } catch (const std::out_of_range& e) {
-      report.bad_tables.push_back(s.name() + ": " + e.what());
+      stopped(e.what());
     }
   }
 }
@@ -169,7 +176,7 @@ void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Prog
                      child.in_hand[kBlack]};
     return tables.at(s)(child.mover(), child.other());
   };
-  for_each_table(subspaces, report, [&](const Subspace& s) {
+  for_each_table(db, subspaces, report, [&](const Subspace& s) {
     const auto needed = tables_to_check(db.rules(), s);
     // Decoded tables stay for the subspaces to come, until they take too much memory; then
     // those that this one does not read are dropped.
@@ -203,7 +210,7 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
                    const VerifySample& sample, Progress& progress, Findings& findings,
                    VerifyReport& report) {
   auto stored = [&](const Position& child) { return db.entry(child); };
-  for_each_table(subspaces, report, [&](const Subspace& s) {
+  for_each_table(db, subspaces, report, [&](const Subspace& s) {
     const TableReader* table = db.table(s);
     if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
     const SubspaceIndex index(db.game().board(), s);
@@ -239,7 +246,7 @@ Wdl recompute_wdl(const Database& db, const Position& pos) {
   bool draw = false;
   for (const Move& m : list) {
     const Position child = game.make(pos, m);
-    if (child.total(child.side_to_move) <= 2) return Wdl::kWin;
+    if (child.too_few_cows(child.side_to_move)) return Wdl::kWin;
     const Wdl w = db.probe_wdl(child);
     if (w == Wdl::kLoss) return Wdl::kWin;
     draw |= w == Wdl::kDraw;
@@ -253,7 +260,7 @@ void verify_values(const Database& db, const std::vector<Subspace>& subspaces,
                    const VerifySample& sample, Progress& progress, Findings& findings,
                    VerifyReport& report) {
   const auto only_wdl = [](Wdl w) { return Entry{w, RuleWdl::kDraw, 0, 0}; };
-  for_each_table(subspaces, report, [&](const Subspace& s) {
+  for_each_table(db, subspaces, report, [&](const Subspace& s) {
     const TableReader* table = db.table(s);
     if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
     const SubspaceIndex index(db.game().board(), s);

@@ -17,9 +17,12 @@ struct VerifyReport {
   std::uint64_t positions = 0;
   std::uint64_t errors = 0;
   std::vector<std::string> first_errors;  // at most max_listed, in subspace and index order
-  // The subspaces that could not be verified, each with the error that stopped it (a table
-  // damaged or missing, its own or one it reads, named): the others are verified all the same.
+  // The subspaces whose own table failed while verified, each with the error: the others are
+  // verified all the same.
   std::vector<std::string> bad_tables;
+  // The subspaces not verified because a table they read is missing or bad (itself listed in
+  // bad_tables, or unreadable when the folder was opened), each with the error naming it.
+  std::vector<std::string> unverified;
   // A folder of WDL-only tables (export --streams wdl), which holds no distances: only the
   // pure win/draw/loss of each position was recomputed, from its successors' (see verify()).
   bool values_only = false;

@@ -75,6 +75,48 @@ TEST(CApi, ProbesMovesAndLines) {
   EXPECT_EQ(line.rfind(best, 0), 0u) << line;
 }
 
+// The game is over under the rules, whatever the metric: no moves, no best move, no line, and
+// mora_game_over says why; while it goes on, "".
+TEST(CApi, FinishedGamesHaveNoMoves) {
+  Db h(probe_db("morabaraba"));
+  ASSERT_EQ(h.status, MORA_OK) << mora_last_error();
+  const struct {
+    const char* position;
+    const char* reason;
+  } cases[] = {
+      {"WWW...../.B....B./.....B.. w 0 0 60", "drawn: 60 plies without a mill"},
+      {"WWW...../......../B..B.... b 0 0 0", "Black is down to two cows and has lost"},
+      {kWin3, ""},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.position);
+    char reason[64];
+    ASSERT_EQ(mora_game_over(h.db, c.position, reason, sizeof reason), MORA_OK)
+        << mora_last_error();
+    EXPECT_STREQ(reason, c.reason);
+    const bool over = *c.reason != '\0';
+    for (int metric : {MORA_METRIC_RULE, MORA_METRIC_PURE}) {
+      char best[MORA_MOVE_CHARS];
+      ASSERT_EQ(mora_best_move_by(h.db, c.position, metric, best, sizeof best), MORA_OK);
+      EXPECT_EQ(*best == '\0', over) << best;
+      size_t count = 0;
+      ASSERT_EQ(mora_moves_by(h.db, c.position, metric, nullptr, 0, &count),
+                over ? MORA_OK : MORA_ERR_BUFFER);
+      EXPECT_EQ(count == 0, over);
+      char line[256];
+      ASSERT_EQ(mora_best_line_by(h.db, c.position, metric, 1000, line, sizeof line, nullptr),
+                MORA_OK);
+      EXPECT_EQ(*line == '\0', over) << line;
+    }
+  }
+  char reason[64];
+  EXPECT_EQ(mora_game_over(h.db, "WWW...../.B....B./.....B.. w 0 0 60", reason, 8),
+            MORA_ERR_BUFFER);
+  EXPECT_EQ(mora_game_over(h.db, "nonsense", reason, sizeof reason), MORA_ERR_POSITION);
+  EXPECT_EQ(mora_game_over(h.db, nullptr, reason, sizeof reason), MORA_ERR_ARGUMENT);
+  EXPECT_EQ(mora_game_over(h.db, kWin3, nullptr, 0), MORA_ERR_ARGUMENT);
+}
+
 // Black to move loses in 4 plies by b4-f2xd6 (its own mill, 1 ply to the next mill) and in 2 by
 // g1-a7, which keeps the rule loss's 2 plies to the next mill (docs/METRICS.md).
 constexpr const char* kMetricsPart = ".W..B.../.WW....B/W...B... b 0 0 0";

@@ -99,6 +99,9 @@ class Api(unittest.TestCase):
                                 "--position", last["position"])
                     over = re.search(r"^game over: (.*)$", shown, re.M)
                     self.assertEqual(last["game_over"], over and over.group(1), last)
+                    # The line says why it stops: the game is over, or a board repeats.
+                    self.assertEqual(line["line_end"], last["game_over"] or "a repeated board",
+                                     position)
         # The first ply of the line reaches the position the move list names for it.
         status, probe = self.get("/api/v1/probe", position=ISSUE_25)
         status, main = self.get("/api/v1/mainline", position=ISSUE_25)
@@ -136,6 +139,13 @@ class Api(unittest.TestCase):
         self.assertEqual(self.get("/api/v1/stats", subspace="9v3")[0], 404)
         self.assertEqual(self.get("/api/v1/stats", subspace="nonsense")[0], 400)
         self.assertEqual(self.get("/api/v1/stats", rules="malom")[0], 400)
+
+    def test_info_says_which_rules_need_history(self):
+        """The explorer shows the bar fields where the rules need history, as the server says."""
+        status, info = self.get("/api/v1/info")
+        self.assertEqual(status, 200, info)
+        needs = {d["rules"]: d["needs_history"] for d in info["databases"]}
+        self.assertEqual(needs, {"morabaraba": False, "mssa-1": True, "koti": False})
 
     def test_position_both_notations(self):
         shown = run("show", "--rules", "mssa-1", "--position", MSSA_BAR)
@@ -176,7 +186,13 @@ class Api(unittest.TestCase):
                          ([], "Black is down to two cows and has lost"))
         status, limit = self.get("/api/v1/probe", position="W.W...../B......./B..B..W. w 0 0 60")
         self.assertEqual(limit["game_over"], "drawn: 60 plies without a mill")
-        self.assertTrue(limit["moves"])  # the pure game plays on
+        # The metric orders the moves, the rules end the game: none by either metric.
+        self.assertEqual((limit["moves"], limit["best_move"], limit["best_move_pure"]),
+                         ([], None, None))
+        status, pure = self.get("/api/v1/probe", position="W.W...../B......./B..B..W. w 0 0 60",
+                                pure="1")
+        self.assertEqual((pure["moves"], pure["game_over"]),
+                         ([], "drawn: 60 plies without a mill"))
 
     def test_page_inlines_info(self):
         with urllib.request.urlopen(f"{self.origin}/") as r:

@@ -13,6 +13,7 @@ to OUT_DIR. Exit status 77 (skipped) where Chromium is not installed.
 """
 
 import base64
+import itertools
 import json
 import random
 import os
@@ -228,6 +229,11 @@ def described(side, answer):
     return text
 
 
+def colour(position):
+    """The side to move of a position string, as the page names it."""
+    return "White" if position.split()[1] == "w" else "Black"
+
+
 def url(origin, position, **params):
     return f"{origin}/?{urllib.parse.urlencode({'position': position, **params})}"
 
@@ -379,6 +385,124 @@ def editor(browser, origin, check):
     browser.click("#edit-done")
 
 
+def press(browser, key, code=None):
+    """A key pressed and released on the page (not in a field)."""
+    browser.evaluate("document.activeElement && document.activeElement.blur()")
+    for kind in ("keyDown", "keyUp"):
+        browser.call("Input.dispatchKeyEvent", session=True, type=kind, key=key,
+                     code=code or key, text=key if len(key) == 1 else "")
+
+
+def random_moving(rng, count):
+    """A random position of the house rules' fixture (3 to 5 cows a side) at `count`."""
+    board = ["."] * 24
+    cows = rng.randint(3, 5), rng.randint(3, 3)
+    for i, p in enumerate(rng.sample(range(24), sum(cows))):
+        board[p] = "W" if i < cows[0] else "B"
+    return "/".join("".join(board[8 * r:8 * r + 8]) for r in range(3)) + f" {rng.choice('wb')} 0 0 {count}"
+
+
+def moves_and_keys(browser, origin, check):
+    """The moves grouped as syzygy-tables.info groups them (cursed wins and blessed losses
+    apart), equal moves folded, each move a link with a preview on the board; the keys (space,
+    arrows, Home, End, f, ?); a line exported and its link played back; a placement in the
+    editor taken from the hand."""
+    rng = random.Random(8)
+    grouped = folded = None
+    for _ in range(400):
+        position = random_moving(rng, rng.choice([0, 52, 55, 57]))
+        answer = get_json(origin, "/api/v1/probe", position)
+        if "moves" not in answer or answer.get("game_over"):
+            continue
+        kinds = {m["rule_value"] for m in answer["moves"]}
+        if grouped is None and "cursed-win" in kinds and len(kinds) >= 2:
+            grouped = position, answer
+        runs = [sum(1 for _ in g) for _, g in itertools.groupby(
+            answer["moves"], lambda m: (m["value"], m["distance"], m["rule_value"], m["plies_to_mill"]))]
+        if folded is None and max(runs) > 4:
+            folded = position, answer, max(runs)
+        if grouped and folded:
+            break
+    check(grouped and folded, f"no position to group ({grouped}) or fold ({folded})")
+    if not (grouped and folded):
+        return
+    position, answer = grouped
+    browser.navigate(url(origin, position))
+    browser.page(position)
+    headings = browser.evaluate("[...document.querySelectorAll('#moves tbody')].map(b => "
+                                "[b.className, [...b.querySelectorAll('tr[data-move]')].map(r => r.dataset.move)])")
+    order = ["win", "cursed-win", "draw", "blessed-loss", "loss"]
+    expected = [[g, [m["move"] for m in answer["moves"] if m["rule_value"] == g]] for g in order]
+    check(headings == [e for e in expected if e[1]], f"groups {headings}, the server's {expected}")
+    browser.screenshot(os.path.join(OUT_DIR, "8-grouped.png"))
+    links = browser.evaluate("[...document.querySelectorAll('#moves tr[data-move] a.move')]"
+                             ".map(a => [a.textContent, a.getAttribute('href')])")
+    check(links == [[m["move"], "/?" + urllib.parse.urlencode({"position": m["position"], "rules": "morabaraba"})]
+                    for g in order for m in answer["moves"] if m["rule_value"] == g],
+          f"move links {links[:2]}")
+    second = browser.evaluate("document.querySelectorAll('#moves tr[data-move]')[1].dataset.move")
+    browser.evaluate("document.querySelectorAll('#moves tr[data-move]')[1].focus()")
+    preview = browser.evaluate("document.getElementById('board').dataset.preview")
+    check(preview == second, f"preview on focus: {preview!r}, not {second!r}")
+
+    position, answer, run = folded
+    browser.navigate(url(origin, position))
+    browser.page(position)
+    hidden = browser.evaluate("[...document.querySelectorAll('#moves tr[data-move]')].filter(r => r.hidden).length")
+    check(hidden >= run - 3, f"{hidden} rows folded of a run of {run}")
+    browser.click("#moves tr.fold button")
+    hidden = browser.evaluate("[...document.querySelectorAll('#moves tr[data-move]')].filter(r => r.hidden).length")
+    shown = browser.evaluate("document.querySelectorAll('#moves tr[data-move]').length")
+    check(shown == len(answer["moves"]), f"{shown} rows for {len(answer['moves'])} moves")
+
+    # Keys: f flips, space plays the best move, arrows, Home and End walk the history.
+    browser.navigate(url(origin, START))
+    start = browser.page(START)
+    a7 = browser.evaluate("document.querySelector('#board g[data-point=\"a7\"] .point').getAttribute('cx')")
+    press(browser, "f")
+    flipped = browser.evaluate("[document.getElementById('board').dataset.flipped,"
+                               " document.querySelector('#board g[data-point=\"a7\"] .point').getAttribute('cx')]")
+    check(flipped[0] == "true" and flipped[1] != a7, f"flipped: {flipped}, a7 at {a7} before")
+    press(browser, "f")
+    first = get_json(origin, "/api/v1/probe", START)["moves"][0]
+    browser.redraw(lambda: press(browser, " ", "Space"))
+    check(browser.page(first["position"])["last"] == first["move"], "space: the best move")
+    second = get_json(origin, "/api/v1/probe", first["position"])["moves"][0]
+    browser.redraw(lambda: press(browser, "ArrowRight"))
+    check(browser.page(second["position"])["last"] == second["move"], "→ at the end: the best move")
+    browser.redraw(lambda: press(browser, "Home"))
+    check(browser.page(START)["board"] == START, "Home: the first position")
+    browser.redraw(lambda: press(browser, "End"))
+    check(browser.page(second["position"])["board"] == second["position"], "End: the last")
+    browser.redraw(lambda: press(browser, "ArrowLeft"))
+    check(browser.page(first["position"])["board"] == first["position"], "←: back one")
+    press(browser, "?")
+    keys = browser.evaluate("[!document.getElementById('keys').hidden, document.getElementById('keys').textContent]")
+    check(keys[0] and "play the best move" in keys[1], f"? lists the keys: {keys}")
+    press(browser, "?")
+
+    # The best line exported: its text and a link that plays it back.
+    line = browser.page(first["position"])["line"]
+    browser.click("#line-copy")
+    text = browser.evaluate("document.getElementById('export').value").split("\n")
+    check(text[:2] == [first["position"], " ".join(line)], f"exported {text[:2]}")
+    end = get_json(origin, "/api/v1/mainline", first["position"])["mainline"][-1]["position"]
+    browser.navigate(text[2])
+    replayed = browser.page(end, with_line=False)
+    check(replayed["board"] == end and replayed["last"] == line[-1], f"the link played {replayed['board']}")
+
+    # The editor on a herd's start: a cow put on the board comes from its hand.
+    browser.navigate(url(origin, START))
+    browser.page(START)
+    browser.click("#edit")
+    placed = "W......./......../........ b 2 3 0"
+    browser.redraw(lambda: browser.click('#board g[data-point="a7"] circle.hit'))
+    shown = browser.page(placed)
+    check(shown["error"] == "" and shown["value"].startswith(
+        described("Black", cli(HOUSE, "probe", "--json", placed))), f"first placement: {shown}")
+    browser.click("#edit-done")
+
+
 def play(browser, origin, check):
     """A game against the database from a won position to its end, every reply a best move
     of the command line's; then a takeback."""
@@ -495,14 +619,14 @@ def koti_and_bars(browser, origin, check):
 
 def cursed(browser, origin, check):
     """An mssa-1 position won in the pure game but drawn by its ply limit: its cursed win and
-    its moves' blessed losses named, explained and grouped with the draws."""
+    its moves' blessed losses named, explained and grouped apart, as syzygy-tables.info
+    groups chess moves."""
     answer = cli([MSSA], "probe", "--json", "--moves", CURSED)
     browser.navigate(url(origin, CURSED, rules="mssa-1"))
     shown = browser.page(CURSED)
     groups = json.loads(browser.evaluate("""JSON.stringify([...document.querySelectorAll(
         '#moves tr[data-move]')].map(r => [r.parentNode.className, r.className]))"""))
-    expected = [["loss" if m["rule_value"] == "loss" else "win" if m["rule_value"] == "win"
-                 else "draw", m["rule_value"]] for m in answer["moves"]]
+    expected = [[m["rule_value"], m["rule_value"]] for m in answer["moves"]]
     check(groups == expected, f"groups {groups}, the command line's {expected}")
     why = browser.evaluate("document.getElementById('why').textContent")
     check("under the ply limit cursed win" in shown["value"] and "A cursed win:" in why and
@@ -533,8 +657,7 @@ def by_search(browser, origin, check):
 
 def every_preset(browser, origin, check):
     """Each database served opens from its rules alone: a whole-game folder on its start, one
-    of the moving phase in the editor, on an empty board the command line refuses as the page
-    does."""
+    of the moving phase on the longest win of one of its subspaces, as `info --json` names it."""
     rules_of = {f: cli([f], "info", "--json")["rules"] for f in HOUSE + OTHERS}
     for db in get_json(origin, "/api/v1/info")["databases"]:
         rules, herd = db["rules"], db["herd"]
@@ -552,7 +675,10 @@ def every_preset(browser, origin, check):
                   page["value"].startswith(described("White", answer)),
                   f"{rules}: opened on {shown!r}: {page['value']!r}, CLI {answer}")
         else:
-            check(editing and page["error"] == answer.get("error") and
+            longest = {s["longest_win_position"] for s in
+                       cli(folders, "info", "--json")["subspaces"].values() if "longest_win_position" in s}
+            check(shown in longest and not editing and page["error"] == "" and
+                  page["value"].startswith(described(colour(shown), answer)) and
                   "moving phase only" in page["status"],
                   f"{rules}: opened on {shown!r}, editing {editing}: {page['error']!r}, CLI {answer}")
 
@@ -610,8 +736,8 @@ def main():
         try:
             origin = re.match(r"listening on (http://[0-9.:]+)/", server.stdout.readline()).group(1)
             browser = Browser(chromium, profile)
-            for scenario in (first_clicks, first_paint, editor, play, pure_toggle, statistics,
-                             koti_and_bars, cursed, by_search, every_preset, narrow):
+            for scenario in (first_clicks, first_paint, editor, moves_and_keys, play, pure_toggle,
+                             statistics, koti_and_bars, cursed, by_search, every_preset, narrow):
                 try:
                     scenario(browser, origin, check)
                 except (TimeoutError, RuntimeError, StopIteration, KeyError) as e:

@@ -37,6 +37,17 @@ expect_refused "an export's temporary file" "$mora" export --db db --to exported
 rm exported/3v3.mtb.tmp
 "$mora" export --db db --to exported --streams wdl -q > /dev/null || fail "the export"
 
+# A link that leads nowhere at an input table's name (a loop): warned about, solved again, the
+# link replaced by the table.
+sums=$(cd db && sha256sum 3v3.mtb 4v3.mtb)
+rm db/3v3.mtb && ln -s 3v3.mtb db/3v3.mtb
+"$mora" solve --db db --max-total 8 -q > loop.txt 2>&1 || { cat loop.txt; fail "a link loop at 3v3.mtb: exit $?"; }
+grep -q "^warning: .*3v3.mtb: cannot open: Too many levels of symbolic links; solving it again" loop.txt ||
+  { cat loop.txt; fail "a link loop at 3v3.mtb: no warning"; }
+[ ! -L db/3v3.mtb ] && [ "$(cd db && sha256sum 3v3.mtb 4v3.mtb)" = "$sums" ] ||
+  fail "a link loop at 3v3.mtb: not solved again"
+echo "ok: a link loop at an input table: $(grep -m1 warning loop.txt)"
+
 # A second job on a folder that a solve holds.
 "$mora" solve --db busy --max-total 9 -q > first.txt 2>&1 &
 first=$!

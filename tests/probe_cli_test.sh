@@ -71,7 +71,7 @@ expect_output "probe of the herd-3 start" \
   'w 3 3 0: win in 9, under the ply limit win \(9 plies to the next mill\); best move [a-g][1-7]$' \
   "$mora" probe --db "$herd3" "$start"
 expect_output "probe --json --moves --line of the herd-3 start" \
-  '"distance":9,"line":\[("[a-g0-9x-]+",){8}"[a-g0-9x-]+"\],"metric":"rule","moves":\[\{' \
+  '"distance":9,"game_over":null,"line":\[("[a-g0-9x-]+",){8}"[a-g0-9x-]+"\],"line_end":"Black [^"]* has lost","metric":"rule","moves":\[\{' \
   "$mora" probe --db "$herd3" --json --moves --line "$start"
 expect_output "probe of a placing position from stdin" '^W\.{7}/\.{8}/\.{8} b 2 3 0: loss in 8' \
   bash -c "echo 'W......./......../........ b 2 3 0' | '$mora' probe --db '$herd3'"
@@ -120,8 +120,8 @@ expect_error "$msa" '......../......../........ w 3 3 1' 'the count must be 0 wh
 expect_error "$moving" 'WWW...../.B....B./.....B.. b 0 0 9999' \
   "the count 9999 exceeds the ply limit of rules 'morabaraba', 60: no game reaches it"
 expect_error "$moving" 'WWW...../.B....B./.....B.. b 0 0 61' "the count 61 exceeds the ply limit"
-expect_output "probe --moves at the ply limit (the pure game goes on)" \
-  '^WWW\.{5}/\.B\.{4}B\./\.{5}B\.\. b 0 0 60: win in 3, under the ply limit cursed-win; best move ' \
+expect_output "probe --moves at the ply limit (the rules end the game)" \
+  '^WWW\.{5}/\.B\.{4}B\./\.{5}B\.\. b 0 0 60: win in 3, under the ply limit cursed-win; game over: drawn: 60 plies without a mill$' \
   "$mora" probe --db "$moving" --moves 'WWW...../.B....B./.....B.. b 0 0 60'
 expect_error "$herd3" '......../......../........ w 3 3 1' \
   'the position needs a herd of 4 cows or more (with 6 cows in hand, its count 1 exceeds the 0 plies a herd of 3 has played)'
@@ -181,13 +181,29 @@ out=$("$mora" probe --db "$max7" --moves --line --pure "$parting")
 [ "$(sed -n 2,3p <<<"$out")" = "  moves, best first by pure distance:
   b4-f2xd6: loss in 4, under the ply limit loss (1 ply to the next mill)" ] ||
   fail "probe --moves --pure: $(head -3 <<<"$out")"
-grep -Eq '^  line by pure distance: b4-f2xd6( [a-g0-9x-]+){3}$' <<<"$out" ||
+grep -Eq '^  line by pure distance: b4-f2xd6( [a-g0-9x-]+){3} \(Black .* and has lost\)$' <<<"$out" ||
   fail "probe --line --pure: $(tail -1 <<<"$out")"
-expect_output "probe --line under the rule" '^  line under the ply limit: g1-a7 [a-g0-9x-]+$' \
+expect_output "probe --line under the rule" \
+  '^  line under the ply limit: g1-a7 [a-g0-9x-]+ \(Black .* and has lost\)$' \
   "$mora" probe --db "$max7" --line "$parting"
 expect_output "probe --json names both best moves" \
-  '"best_move":"g1-a7","best_move_pure":"b4-f2xd6","distance":4,"metric":"pure",' \
+  '"best_move":"g1-a7","best_move_pure":"b4-f2xd6","distance":4,"game_over":null,"metric":"pure",' \
   "$mora" probe --db "$max7" --json --pure --moves "$parting"
+# A finished game, the ply limit too: the reason, and no moves or line by either metric.
+at_limit='WWW...../.B....B./.....B.. w 0 0 60'
+for flags in "" "--pure --moves --line"; do
+  # shellcheck disable=SC2086
+  out=$("$mora" probe --db "$max7" $flags "$at_limit") || fail "probe $flags at the limit: exit $?"
+  [[ $out =~ ^WWW.*\ w\ 0\ 0\ 60:\ win\ in\ 3.*\;\ game\ over:\ drawn:\ 60\ plies\ without\ a\ mill$ ]] ||
+    fail "probe $flags at the limit: $out"
+done
+expect_output "probe --json at the limit: no best move" \
+  '^\{"best_move":null,"best_move_pure":null,"distance":3,"game_over":"drawn: 60 plies without a mill","line":\[\],"line_end":"drawn: 60 plies without a mill","metric":"rule","moves":\[\],' \
+  "$mora" probe --db "$max7" --json --moves --line "$at_limit"
+expect_output "probe of a side down to two cows" \
+  '; game over: Black is down to two cows and has lost$' \
+  "$mora" probe --db "$max7" --moves 'WWW...../......../B..B.... b 0 0 0'
+
 expect_output "without a ply limit, one best move and unlabelled lists" \
   '^WWW\.{5}/\.B\.{4}B\./\.{5}B\.\. w 0 0 0: win in 3; best move [a-g0-9x-]+$' \
   "$mora" probe --db "$root/malom" --line 'WWW...../.B....B./.....B.. w 0 0 0'
@@ -303,7 +319,7 @@ grep -q '^1 bad table$' <<<"$out" || fail "info beside a truncated table: no cou
 cp -r "$herd3" "$work/deleted"
 rm "$work/deleted/0v0+3+3.mtb" "$work/deleted/2v3+1+0.mtb"
 expect_error "$work/deleted" "$start" \
-  'the database holds the whole game for no herd (herd 3 lacks no 2v3+1+0.mtb; no 0v0+3+3.mtb)' \
+  'the database holds the whole game for no herd (herd 3: of its placing tables, 2v3+1+0.mtb and 0v0+3+3.mtb are missing)' \
   --search-nodes 0
 # With it, the search answers them through the placing tables that are left.
 expect_searched "$work/deleted" "$herd3" "$start" 'WWW...../BB....../........ b 0 1 0'
@@ -379,8 +395,10 @@ printf '\x55' | dd of="$work/two-bad/2v2+1+1.mtb" bs=1 seek=$((size - 10)) conv=
 out=$("$mora" verify --db "$work/two-bad" -q 2>&1) && fail "verify of two bad tables: exit 0"
 grep -q '^bad: .*/two-bad/2v3+1+0.mtb: ' <<<"$out" || fail "verify: $out"
 grep -q '^bad: 2v2+1+1: .*/two-bad/2v2+1+1.mtb: checksum mismatch' <<<"$out" || fail "verify: $out"
-grep -Eq '^verified [1-9][0-9]* positions in [1-9] tables: 0 errors, [2-9] bad tables$' <<<"$out" ||
+grep -Eq '^verified [1-9][0-9]* positions in [1-9] tables: 0 errors, 2 bad tables, [1-9][0-9]* not verified \(they read a bad or missing table\)$' <<<"$out" ||
   fail "verify: $out"
+grep -Eq '^not verified: [0-9v+]+: .*/two-bad/(2v3\+1\+0|2v2\+1\+1)\.mtb' <<<"$out" ||
+  fail "verify: the tables that read a bad one: $out"
 # So does info: every table in its place, the one that does not open and the one whose block
 # is damaged marked bad (the tables after them listed too), exit 1; --json lists them apart.
 status=0

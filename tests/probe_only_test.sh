@@ -55,8 +55,8 @@ if [ -z "$(find "$work/prefix" -name morabarabaConfig.cmake)" ]; then
 fi
 cc -std=c11 -Wall -Wextra -Werror "$src/tests/probe_only/probe.c" -o "$work/probe" \
   $(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs morabaraba)
-# The installed library is found through LD_LIBRARY_PATH until the .pc file and the CMake
-# package carry its run path (branch `metric`).
+# The installed library is found through LD_LIBRARY_PATH: neither the .pc file nor the CMake
+# package sets a run path, as is usual for a library installed under a prefix of one's own.
 got=$(LD_LIBRARY_PATH="$work/prefix/$(basename "$(dirname "$pc_dir")")" "$work/probe" \
   "$src/tests/data/v2" "WWW...../.B....B./.....B.. w 0 0 0")
 if [ "$got" != "win 3 a7-g4" ]; then

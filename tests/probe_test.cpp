@@ -48,7 +48,13 @@ void expect_moves_agree(const Database& db, const Position& pos) {
   EXPECT_EQ(r.wdl, db.probe_wdl(pos));
   const auto ranked = db.moves(pos);
   if (ranked.empty()) {
-    EXPECT_EQ(r.wdl, Wdl::kLoss) << to_string(pos);  // blocked
+    // The game is over: a blocked side has lost, and at the ply limit the rules draw it,
+    // whatever its pure value.
+    const Outcome o = db.game().outcome(pos);
+    EXPECT_NE(o, Outcome::kOngoing) << to_string(pos);
+    if (o == Outcome::kLoss) {
+      EXPECT_EQ(r.wdl, Wdl::kLoss) << to_string(pos);
+    }
     return;
   }
   for (std::size_t i = 1; i < ranked.size(); ++i)
@@ -324,9 +330,11 @@ TEST(Probe, VerifierReportsADamagedBarredSection) {
   for (const std::optional<solver::VerifySample> sample :
        {std::optional<solver::VerifySample>{}, std::optional(solver::VerifySample{0.5, 1})}) {
     const auto report = solver::verify(db, {{5, 3, 0, 0}}, quiet, sample);
-    ASSERT_EQ(report.bad_tables.size(), 1u) << "a damaged barred section verified";
-    EXPECT_EQ(report.bad_tables[0].rfind("5v3: ", 0), 0u) << report.bad_tables[0];
-    EXPECT_NE(report.bad_tables[0].find("3v5.mtb"), std::string::npos) << report.bad_tables[0];
+    // 5v3's own table is sound: not bad, but not verified either.
+    EXPECT_TRUE(report.bad_tables.empty());
+    ASSERT_EQ(report.unverified.size(), 1u) << "a damaged barred section verified";
+    EXPECT_EQ(report.unverified[0].rfind("5v3: ", 0), 0u) << report.unverified[0];
+    EXPECT_NE(report.unverified[0].find("3v5.mtb"), std::string::npos) << report.unverified[0];
   }
   fs::remove_all(damaged);
 }

@@ -128,8 +128,8 @@ def raw_exchange(port, data):
 
 def without_explorer_fields(answer):
     """The server's probe answer in the form of `probe --json --moves`, without what it adds
-    for the explorer: the position each move leads to, its flags, and game_over."""
-    answer = {k: v for k, v in answer.items() if k != "game_over"}
+    for the explorer: the position each move leads to and its flags."""
+    answer = dict(answer)
     if answer.get("moves") is not None:
         answer["moves"] = [{k: v for k, v in m.items() if k not in ("position", "flags")}
                            for m in answer["moves"]]
@@ -242,6 +242,30 @@ class ServeTest(unittest.TestCase):
             got = [json.loads(line) for line in body.decode().splitlines()]
             self.assertEqual([without_explorer_fields(a) for a in got],
                              cli(folders, positions, "--moves"))
+
+    def test_batch_as_a_json_array(self):
+        """A JSON array of position strings gets a JSON array of the answers a body of one
+        position a line gets; a body whose newlines were stripped, or a '[' that is no array of
+        strings, gets a 400 that says what to send."""
+        folders, positions = self.cases["morabaraba"]
+        positions = positions[:20] + ["nonsense"]
+        for path in ("/api/v1/probe", "/api/v1/wdl"):
+            with self.subTest(path=path):
+                status, lines = self.server.request("POST", path, "\n".join(positions).encode())
+                self.assertEqual(status, 200)
+                status, array = self.server.request("POST", path, json.dumps(positions).encode())
+                self.assertEqual(status, 200, array[:200])
+                self.assertEqual(json.loads(array),
+                                 [json.loads(line) for line in lines.decode().splitlines()])
+        status, got = self.server.request("POST", "/api/v1/probe",
+                                          " ".join(positions[:3]).encode())
+        self.assertEqual(status, 400, got)
+        self.assertIn("holds 3 positions: send one position a line (curl -d strips",
+                      json.loads(got)["error"])
+        for body in (b'["W......./......../........ b 0 0 0", 3]', b"[not json"):
+            status, got = self.server.request("POST", "/api/v1/probe", body)
+            self.assertEqual(status, 400, got)
+            self.assertIn("must be a JSON array of position strings", json.loads(got)["error"])
 
     def test_batch_skips_blank_lines(self):
         """Blank lines (empty, or a lone CR of CRLF) are no positions, as on the command line:

@@ -27,7 +27,11 @@
 # every layer, killed in the ply-limit or the pure part of 5v3, whose barred nodes keep the pure
 # part's initial states in a scratch file while the ply-limit part runs; the restart must resume
 # that part and end with the tables of tests/data/mssa-1-8.sha256.
-# MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte.
+# MODE np2, np3: a fresh run on 2 or 3 ranks writes the same files, byte for byte; the units
+# other ranks than 0 solved are logged with their CPU time and peak memory, and the summary
+# line gives the run's time on the wall, not the units' added up.
+# MODE mpi-sigterm: a 2-rank run whose mpirun gets SIGTERM once the first table is written: a
+# rank says it was ended by SIGTERM and what was in progress; the restart as for kill.
 # MODE kill-all, kill-rank: a 2-rank run is killed once its first table is written (every
 # process of the job, or one rank, after which mpirun must end the others), then started again
 # with the same command; the same checks as for kill.
@@ -175,8 +179,29 @@ case $mode in
       fail "-q printed more or other than the summary line"
     ;;
   np2 | np3)
+    start=$(date +%s.%N)
     solve_mpi "${mode#np}" >"$db.log" 2>&1 || fail "failed"
+    wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
     same_as_reference
+    grep -Eq "rank [1-9] solved" "$db.log" || fail "no unit solved by a rank other than 0"
+    ! grep -E "rank [1-9] solved" "$db.log" | grep -Eq "cpu 0 s|peak RSS 0 MiB" ||
+      fail "a unit of another rank than 0 logged without its CPU time or memory"
+    seconds=$(sed -En 's/^solved 30 units \(.*\) in ([0-9.e+-]+) s; .*/\1/p' "$db.log")
+    [ -n "$seconds" ] && awk -v s="$seconds" -v w="$wall" 'BEGIN { exit !(s <= w) }' ||
+      fail "the summary's ${seconds:-missing} s are more than the run's $wall s on the wall"
+    ;;
+  mpi-sigterm)
+    setsid "${launch[@]}" -np 2 "$mora_mpi" "${solve_args[@]}" >>"$db.log" 2>&1 &
+    job=$!
+    for ((i = 0; i < 6000; ++i)); do
+      written "*.mtb" && break
+      sleep 0.01
+    done
+    kill -TERM "$job"
+    wait "$job" && fail "the run ended normally after SIGTERM"
+    grep -Eq "^morabaraba-mpi: rank [0-9] ended by SIGTERM; .*the same command continues$" \
+      "$db.log" || fail "no rank said it was ended by SIGTERM"
+    check_restart solve_mpi 2
     ;;
   kill)
     # setsid: the run is a session of its own, as the MPI runs are.

@@ -109,6 +109,11 @@ int run_probe(const std::vector<std::string>& args) {
       return proof.known();
     }
     const ProbeResult r = db.probe(pos);
+    if (const Outcome o = db.game().outcome(pos); o != Outcome::kOngoing) {
+      std::cout << text << ": " << to_text(r)
+                << "; game over: " << game_over_reason(db.game(), pos, o) << '\n';
+      return true;
+    }
     const auto ranked = db.moves(pos, metric);
     std::cout << text << ": " << to_text(r) << best_moves_text(board, ranked) << '\n';
     if (with_moves) {
@@ -118,8 +123,9 @@ int run_probe(const std::vector<std::string>& args) {
     }
     if (with_line) {
       std::cout << "  line" << order << ":";
-      for (const Move& m : db.best_line(pos, metric)) std::cout << ' ' << to_string(board, m);
-      std::cout << '\n';
+      const auto line = db.best_line(pos, metric);
+      for (const Move& m : line) std::cout << ' ' << to_string(board, m);
+      std::cout << " (" << line_end(db, pos, line, metric) << ")\n";
     }
     return true;
   };

@@ -198,7 +198,7 @@ int run_prove(const std::vector<std::string>& args) {
         const Position child = db.game().make(pos, m);
         Proof p;
         p.has_rule_part = rule_part;
-        if (child.total(child.side_to_move) <= 2) {
+        if (child.too_few_cows(child.side_to_move)) {
           p.pure = p.under_the_rules = 1;
         } else {
           p = prove(child);

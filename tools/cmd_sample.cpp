@@ -60,7 +60,8 @@ int run_sample(const std::vector<std::string>& args) {
             "folder give the same positions on any machine: test vectors for other\n"
             "implementations (docs/RESULTS.md, \"Test vectors\"). Only the subspaces of the\n"
             "whole game of --herd are drawn from: by default the folder's herd (the largest\n"
-            "whose whole game it holds, as info says), and never a larger one.",
+            "whose whole game it holds, as info says), and never a larger one. A folder of the\n"
+            "moving phase alone has one layer, every subspace it holds.",
             options, args);
   if (!vm) return 0;
   // Checked before the folder is opened: a bad option is refused whatever the folder.
@@ -71,25 +72,31 @@ int run_sample(const std::vector<std::string>& args) {
   const int asked = vm->count("herd") ? herd_from(*vm) : 0;
   const Database db(database_folders(*vm));
   const Board& board = db.game().board();
-  if (db.herd() == 0)
-    throw std::invalid_argument(
-        "the folder holds the moving phase only (no placing tables): sample draws from the whole "
-        "game, which solve --whole-game writes");
   if (asked > db.herd())
-    throw std::invalid_argument("--herd " + std::to_string(asked) +
-                                ": the folder holds the whole game of herds up to " +
-                                std::to_string(db.herd()) + " only (give --herd " +
-                                std::to_string(db.herd()) + " or less)");
-  const int herd = asked ? asked : db.herd();
-  const std::vector<Subspace> game =
-      solver::tables_for(db.rules(), placing_subspaces(herd, board.num_points()));
+    throw std::invalid_argument(
+        "--herd " + std::to_string(asked) +
+        (db.herd()
+             ? ": the folder holds the whole game of herds up to " + std::to_string(db.herd()) +
+                   " only (give --herd " + std::to_string(db.herd()) + " or less)"
+             : ": the folder holds the moving phase only, no herd's placing tables (leave "
+               "out --herd to draw from its moving tables)"));
   const std::vector<Subspace> held = db.subspaces();
+  if (held.empty()) throw std::invalid_argument("the folder holds no table");
   std::map<int, std::vector<Subspace>> layers;
-  for (const Subspace& s : game) {
-    if (std::find(held.begin(), held.end(), s) == held.end())
-      throw std::invalid_argument("the database does not hold the whole game of herd " +
-                                  std::to_string(herd) + ": " + table_file_name(s) + " is missing");
-    layers[s.mover_in_hand + s.other_in_hand].push_back(s);
+  if (db.herd() == 0) {
+    // The moving phase alone: one layer of every subspace the folder holds.
+    for (const Subspace& s : held)
+      if (s.moving_phase()) layers[0].push_back(s);
+  } else {
+    const int herd = asked ? asked : db.herd();
+    for (const Subspace& s :
+         solver::tables_for(db.rules(), placing_subspaces(herd, board.num_points()))) {
+      if (std::find(held.begin(), held.end(), s) == held.end())
+        throw std::invalid_argument("the database does not hold the whole game of herd " +
+                                    std::to_string(herd) + ": " + table_file_name(s) +
+                                    " is missing");
+      layers[s.mover_in_hand + s.other_in_hand].push_back(s);
+    }
   }
   for (auto& [layer, subspaces] : layers) std::sort(subspaces.begin(), subspaces.end());
   const auto per_layer = static_cast<std::uint64_t>(drawn);

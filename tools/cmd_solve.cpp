@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -78,7 +79,7 @@ std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::s
     opts.targets = placing_subspaces(herd_from(*vm));
   } else {
     const Subspace s = Subspace::parse((*vm)["subspace"].as<std::string>());
-    if (s.moving_phase() && (s.mover < 3 || s.other < 3))
+    if (s.moving_phase() && (s.mover < kFewestCowsToPlay || s.other < kFewestCowsToPlay))
       throw po::error("--subspace: a moving-phase subspace MvO has 3 to 12 cows a side");
     if (!s.moving_phase() && s.mover_in_hand != s.other_in_hand &&
         s.mover_in_hand != s.other_in_hand + 1)
@@ -98,7 +99,6 @@ namespace {
 struct RunTotals {
   int solved = 0, finished_before = 0;
   std::uint64_t positions = 0;
-  double seconds = 0;
   // The largest of this process's (solver::whole_run_peak_resident_bytes) and of any unit's,
   // which under MPI another rank may have solved.
   std::uint64_t peak_resident_bytes = solver::whole_run_peak_resident_bytes();
@@ -113,7 +113,6 @@ RunTotals totals_of(const std::vector<solver::UnitReport>& reports) {
     }
     ++t.solved;
     t.positions += r.positions;
-    t.seconds += r.seconds;
     t.peak_resident_bytes = std::max(t.peak_resident_bytes, r.peak_resident_bytes);
   }
   return t;
@@ -136,24 +135,25 @@ nlohmann::json unit_json(const solver::UnitReport& r) {
 }
 
 // `stopped`: the stop that ended the run, if one did.
-nlohmann::json summary_json(const std::vector<solver::UnitReport>& reports,
+nlohmann::json summary_json(const std::vector<solver::UnitReport>& reports, double seconds,
                             const solver::Stopped* stopped) {
   const RunTotals t = totals_of(reports);
   return {{"type", "summary"},
           {"solved_units", t.solved},
           {"finished_before", t.finished_before},
           {"positions", t.positions},
-          {"seconds", t.seconds},
+          {"seconds", seconds},
           {"peak_rss_bytes", t.peak_resident_bytes},
           {"stopped_by", stopped ? nlohmann::json(stopped->signal_name()) : nlohmann::json()}};
 }
 
 }  // namespace
 
-void print_solve_summary(const std::vector<solver::UnitReport>& reports, std::ostream& out) {
+void print_solve_summary(const std::vector<solver::UnitReport>& reports, double seconds,
+                         std::ostream& out) {
   const RunTotals t = totals_of(reports);
   out << "solved " << count_of(t.solved, "unit", "units") << " ("
-      << count_of(t.positions, "position", "positions") << ") in " << t.seconds << " s; "
+      << count_of(t.positions, "position", "positions") << ") in " << seconds << " s; "
       << t.finished_before << (t.finished_before == 1 ? " was" : " were")
       << " finished before; peak RSS " << t.peak_resident_bytes / (1 << 20) << " MiB\n";
 }
@@ -168,17 +168,21 @@ int run_solve(const std::vector<std::string>& args) {
     if (json) std::cout << unit_json(r).dump() << std::endl;
   };
   solver::install_stop_handlers();
+  const auto start = std::chrono::steady_clock::now();
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   try {
     solver::solve(*opts, std::cerr);
   } catch (const solver::Stopped& e) {
-    if (json) std::cout << summary_json(reports, &e).dump() << std::endl;
+    if (json) std::cout << summary_json(reports, seconds(), &e).dump() << std::endl;
     std::cerr << "morabaraba solve: " << e.what() << '\n';
     return e.exit_status();
   }
   if (json)
-    std::cout << summary_json(reports, nullptr).dump() << '\n';
+    std::cout << summary_json(reports, seconds(), nullptr).dump() << '\n';
   else
-    print_solve_summary(reports, std::cout);
+    print_solve_summary(reports, seconds(), std::cout);
   return 0;
 }
 

@@ -17,8 +17,11 @@ namespace mora::tools {
 std::optional<solver::SolveOptions> parse_solve_options(const std::vector<std::string>& args,
                                                         bool* json = nullptr);
 
-// One line: units solved, positions, seconds, how many were finished before, and the peak
-// resident memory of the run (of this process or of any unit's, whichever is larger).
-void print_solve_summary(const std::vector<solver::UnitReport>& reports, std::ostream& out);
+// One line: units solved, positions, the run's `seconds` (of the clock on the wall: under MPI
+// the units of several ranks overlap), how many were finished before, and the peak resident
+// memory of the run (of this process or of any unit's, whichever is larger; under MPI, units
+// solved on other ranks count).
+void print_solve_summary(const std::vector<solver::UnitReport>& reports, double seconds,
+                         std::ostream& out);
 
 }  // namespace mora::tools

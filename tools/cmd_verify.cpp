@@ -51,7 +51,9 @@ int run_verify(const std::vector<std::string>& args) {
     bad += db.unreadable().size();
   }
   for (const auto& e : report.bad_tables) std::cout << "bad: " << e << '\n';
-  const std::size_t verified = subspaces.size() - report.bad_tables.size();
+  for (const auto& e : report.unverified) std::cout << "not verified: " << e << '\n';
+  const std::size_t unverified = report.unverified.size();
+  const std::size_t verified = subspaces.size() - report.bad_tables.size() - unverified;
   if (report.values_only)
     std::cout << "WDL-only tables (export --streams wdl): the win/draw/loss alone is verified; "
                  "the distances and the values under the ply limit are not in the folder\n";
@@ -59,8 +61,11 @@ int run_verify(const std::vector<std::string>& args) {
             << report.positions << (sample ? " sampled" : "") << " positions in " << verified
             << (verified == 1 ? " table: " : " tables: ") << report.errors
             << (report.errors == 1 ? " error, " : " errors, ") << bad
-            << (bad == 1 ? " bad table\n" : " bad tables\n");
-  return report.errors == 0 && bad == 0 ? 0 : 1;
+            << (bad == 1 ? " bad table" : " bad tables");
+  if (unverified)
+    std::cout << ", " << unverified << " not verified (they read a bad or missing table)";
+  std::cout << '\n';
+  return report.errors == 0 && bad == 0 && unverified == 0 ? 0 : 1;
 }
 
 }  // namespace mora::tools

@@ -1,5 +1,5 @@
-// Subcommands of the `morabaraba` tool. Each lives in its own cmd_*.cpp and registers itself
-// in the table in main.cpp.
+// Subcommands of the `morabaraba` tool. Each lives in its own cmd_*.cpp; main.cpp lists them
+// in one table (kCommands), which gives `morabaraba --help` its lines.
 #pragma once
 
 #include <string>

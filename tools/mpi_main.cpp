@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <boost/program_options/errors.hpp>
+#include <chrono>
 #include <exception>
 #include <iostream>
 
@@ -41,8 +42,10 @@ int run(const std::vector<std::string>& args) {
   try {
     // Parsed again on every rank (rank 0 too, it is cheap): it also sets the thread count.
     const auto options = mora::tools::parse_solve_options({args.begin() + 1, args.end()});
+    const auto start = std::chrono::steady_clock::now();
     const auto reports = mora::tools::solve_mpi(*options, std::cerr);
-    if (rank == 0) mora::tools::print_solve_summary(reports, std::cout);
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+    if (rank == 0) mora::tools::print_solve_summary(reports, wall.count(), std::cout);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "morabaraba-mpi solve: rank " << rank << ": " << e.what() << std::endl;

@@ -2,10 +2,14 @@
 
 #include <mpi.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <cstdint>
 #include <ctime>
 #include <exception>
@@ -31,35 +35,105 @@ using Clock = std::chrono::steady_clock;
 // for more work.
 enum Tag : int { kWork = 1, kStop = 2, kReport = 3 };
 
+// Every field of a UnitReport but the unit (the coordinator knows it) and the skip (a rank
+// reports what it solved), so that the log and the summary say the same of every rank's units.
 struct ReportMessage {
   std::uint64_t positions = 0;
+  std::uint64_t barred_positions = 0;
+  std::uint64_t peak_resident_bytes = 0;
+  std::uint64_t table_bytes = 0;
   std::uint64_t state_bytes = 0;
   std::uint64_t exit_bytes = 0;
   std::uint64_t checkpoint_bytes = 0;
   double seconds = 0;
+  double cpu_seconds = 0;
+  double read_seconds = 0;
+  double write_seconds = 0;
   char resumed_from[64] = {};  // UnitReport::resumed_from, cut to fit
 
   explicit ReportMessage(const UnitReport& r = {})
       : positions(r.positions),
+        barred_positions(r.barred_positions),
+        peak_resident_bytes(r.peak_resident_bytes),
+        table_bytes(r.table_bytes),
         state_bytes(r.state_bytes),
         exit_bytes(r.exit_bytes),
         checkpoint_bytes(r.checkpoint_bytes),
-        seconds(r.seconds) {
+        seconds(r.seconds),
+        cpu_seconds(r.cpu_seconds),
+        read_seconds(r.read_seconds),
+        write_seconds(r.write_seconds) {
     r.resumed_from.copy(resumed_from, sizeof resumed_from - 1);
   }
   UnitReport report() const {
     UnitReport r;
     r.positions = positions;
+    r.barred_positions = barred_positions;
+    r.peak_resident_bytes = peak_resident_bytes;
+    r.table_bytes = table_bytes;
     r.state_bytes = state_bytes;
     r.exit_bytes = exit_bytes;
     r.checkpoint_bytes = checkpoint_bytes;
     r.seconds = seconds;
+    r.cpu_seconds = cpu_seconds;
+    r.read_seconds = read_seconds;
+    r.write_seconds = write_seconds;
     r.resumed_from = resumed_from;
     return r;
   }
 };
 // Sent as bytes: the ranks of one job run the same binary on the same architecture.
 static_assert(std::is_trivially_copyable_v<ReportMessage>);
+
+// What a rank writes when SIGTERM or SIGINT ends it (mpirun sends SIGTERM to every rank when
+// one dies, when it is signalled itself, or at a scheduler's time limit): which units were in
+// progress, whose work since their last checkpoint is lost. A signal handler may only write(),
+// so the text is kept ready in one of two buffers, and the handler reads the one completed last.
+class LastWords {
+ public:
+  static void install(int rank) {
+    const std::string head = "morabaraba-mpi: rank " + std::to_string(rank) + " ended by ";
+    heads_ = {head + "SIGTERM", head + "SIGINT"};
+    struct sigaction action = {};
+    action.sa_handler = &LastWords::handle;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;  // the signal raised again ends the process
+    sigaction(SIGTERM, &action, nullptr);
+    sigaction(SIGINT, &action, nullptr);
+  }
+  // `in_progress`: "9v7" on a worker rank, "rank 0 9v7, rank 1 8v8" on rank 0; "" when idle.
+  static void set(const std::string& in_progress) {
+    const int next = 1 - current_.load(std::memory_order_relaxed);
+    std::string& text = texts_[static_cast<std::size_t>(next)];
+    text = in_progress.empty()
+               ? "; no unit in progress"
+               : "; the work since the last checkpoint of " + in_progress + " is lost";
+    text += ", the finished units are kept: the same command continues\n";
+    current_.store(next, std::memory_order_release);
+  }
+
+ private:
+  static void handle(int signal_number) {
+    const std::string& head = heads_[signal_number == SIGINT ? 1 : 0];
+    write_all(head.data(), head.size());
+    const std::string& text = texts_[static_cast<std::size_t>(current_.load())];
+    write_all(text.data(), text.size());
+    std::raise(signal_number);
+  }
+  static void write_all(const char* data, std::size_t size) {
+    while (size > 0) {
+      const ssize_t n = ::write(STDERR_FILENO, data, size);
+      if (n <= 0) return;
+      data += n;
+      size -= static_cast<std::size_t>(n);
+    }
+  }
+
+  static inline std::array<std::string, 2> heads_;  // for SIGTERM, SIGINT
+  static inline std::array<std::string, 2> texts_ = {
+      "; no unit in progress, the finished units are kept: the same command continues\n", ""};
+  static inline std::atomic<int> current_{0};
+};
 
 // A blocking MPI_Recv busy-polls in Open MPI and would take a core from the OpenMP threads of
 // a rank on the same node; a poll every millisecond costs nothing next to a unit.
@@ -79,8 +153,8 @@ void send_report(const UnitReport& r) {
 }
 
 // Ranks other than 0: ask for a unit, solve it, report it and ask again, until told to stop.
-void work(const solver::SolveOptions& options) {
-  solver::Progress progress(options.progress);
+void work(const solver::SolveOptions& options, int rank) {
+  solver::Progress progress(options.progress, "rank " + std::to_string(rank));
   solver::DecodedTables decoded;
   send_report(UnitReport{});
   for (;;) {
@@ -88,8 +162,11 @@ void work(const solver::SolveOptions& options) {
     int unit[4];
     MPI_Recv(unit, 4, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (status.MPI_TAG == kStop) return;
-    send_report(solver::solve_unit(options, Subspace{unit[0], unit[1], unit[2], unit[3]}, progress,
-                                   decoded));
+    const Subspace s{unit[0], unit[1], unit[2], unit[3]};
+    LastWords::set(s.name());
+    const UnitReport report = solver::solve_unit(options, s, progress, decoded);
+    LastWords::set("");
+    send_report(report);
   }
 }
 
@@ -126,7 +203,7 @@ class LocalWorker {
   void run(int threads) {
     // The OpenMP thread count is per thread: this one does not inherit main's setting.
     omp_set_num_threads(threads);
-    solver::Progress progress(options_.progress);
+    solver::Progress progress(options_.progress, "rank 0");
     solver::DecodedTables decoded;
     std::unique_lock lock(mutex_);
     for (;;) {
@@ -209,6 +286,8 @@ class Coordinator {
   void plan();
   void dispatch(LocalWorker& local);
   void finish(int rank, const UnitReport& report);
+  // Tells LastWords which rank solves which unit.
+  void note_in_progress() const;
   Entry entry() { return Entry(log_, start_); }
 
   const solver::SolveOptions& options_;
@@ -261,6 +340,7 @@ void Coordinator::dispatch(LocalWorker& local) {
     ranks_[rank].unit = u;
     const Subspace s = units_[u].unit;
     entry() << "rank " << rank << " starts " << s.name() << " (" << units_[u].size << " positions)";
+    note_in_progress();
     if (rank == 0) {
       local.start(s);
     } else {
@@ -282,8 +362,19 @@ void Coordinator::finish(int rank, const UnitReport& report) {
   r.busy_seconds += report.seconds;
   entry() << "rank " << rank << " solved " << solver::describe(x.report) << "; " << remaining_
           << " units left";
+  note_in_progress();
   for (int d : x.dependents)
     if (--units_[d].unfinished_inputs == 0) ready_.push({units_[d].size, -d});
+}
+
+void Coordinator::note_in_progress() const {
+  std::string text;
+  for (std::size_t rank = 0; rank < ranks_.size(); ++rank) {
+    if (ranks_[rank].unit < 0) continue;
+    text += (text.empty() ? "rank " : ", rank ") + std::to_string(rank) + " " +
+            units_[static_cast<std::size_t>(ranks_[rank].unit)].unit.name();
+  }
+  LastWords::set(text);
 }
 
 std::vector<UnitReport> Coordinator::run() {
@@ -343,8 +434,9 @@ std::vector<UnitReport> solve_mpi(const solver::SolveOptions& options, std::ostr
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  LastWords::install(rank);
   if (rank != 0) {
-    work(options);
+    work(options, rank);
     return {};
   }
   return Coordinator(options, log, ranks).run();

@@ -3,6 +3,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "game/position.h"
+
 namespace mora::tools {
 
 std::optional<po::variables_map> parse(const std::string& command, const std::string& usage,
@@ -56,7 +58,7 @@ void add_herd_option(po::options_description& options, bool of_folder) {
 
 int herd_from(const po::variables_map& vm) {
   const int herd = vm["herd"].as<int>();
-  if (herd < 3 || herd > Rules{}.cows_per_player)
+  if (herd < kFewestCowsToPlay || herd > Rules{}.cows_per_player)
     throw po::error("--herd must be from 3 to " + std::to_string(Rules{}.cows_per_player));
   return herd;
 }

@@ -116,16 +116,6 @@ std::string to_text(const ProbeResult& r) {
   return s;
 }
 
-std::string game_over_reason(const Game& game, const Position& pos, Outcome outcome) {
-  const std::string side = colour_title(pos.side_to_move);
-  if (outcome == Outcome::kLoss)
-    return pos.total(pos.side_to_move) < 3 ? side + " is down to two cows and has lost"
-                                           : side + " has no legal move and has lost";
-  if (!pos.placing() && pos.occupied() == game.board().all_points())
-    return "drawn: the board is full after placing";
-  return "drawn: " + std::to_string(game.rules().ply_limit) + " plies without a mill";
-}
-
 namespace {
 
 nlohmann::json game_over_json(const Game& game, const Position& pos) {
@@ -139,13 +129,28 @@ nlohmann::json flags_json(const Game& game, const Position& pos, const Move& m,
   if (game.forms_mill(pos, m)) flags.push_back("mill");
   if (m.num_shots() > 0) flags.push_back("shoots");
   const bool blocked = game.passes(after) || (game.outcome(after, false) == Outcome::kLoss &&
-                                              after.total(after.side_to_move) > 2);
+                                              !after.too_few_cows(after.side_to_move));
   if (blocked) flags.push_back("blocks");
   if (m.is_pass()) flags.push_back("pass");
   return flags;
 }
 
 }  // namespace
+
+std::string line_end(const Database& db, const Position& pos, const std::vector<Move>& line,
+                     Metric metric) {
+  const Game& game = db.game();
+  Position end = pos;
+  for (const Move& m : line) {
+    end = game.make(end, m);
+    if (metric == Metric::kPure) end.plies_since_mill = 0;
+  }
+  if (const Outcome o = game.outcome(end); o != Outcome::kOngoing)
+    return game_over_reason(game, end, o);
+  return std::ssize(line) >= Database::kMaxLinePlies
+             ? std::to_string(Database::kMaxLinePlies) + " plies"
+             : "a repeated board";
+}
 
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts,
                            const PlacingSearch* search) {
@@ -156,17 +161,17 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
   if (search && search->answers(pos)) {
     nlohmann::json j = search->to_json(search->prove(pos));
     j["position"] = position;
-    if (parts.explain) j["game_over"] = game_over_json(db.game(), pos);
+    j["game_over"] = game_over_json(db.game(), pos);
     j["best_move"] = j["best_move_pure"] = nullptr;
     j["metric"] = parts.pure ? "pure" : "rule";
     if (parts.moves) j["moves"] = nullptr;
-    if (parts.line) j["line"] = nullptr;
+    if (parts.line) j["line"] = j["line_end"] = nullptr;
     if (parts.mainline) j["mainline"] = nullptr;
     return j;
   }
   nlohmann::json j = to_json(db.probe(pos));
   j["position"] = position;
-  if (parts.explain) j["game_over"] = game_over_json(db.game(), pos);
+  j["game_over"] = game_over_json(db.game(), pos);
   const auto ranked = db.moves(pos, metric);
   const auto best = [&](Metric m) {
     return ranked.empty() ? nlohmann::json()
@@ -188,7 +193,9 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
   }
   if (parts.line) {
     j["line"] = nlohmann::json::array();
-    for (const Move& m : db.best_line(pos, metric)) j["line"].push_back(to_string(board, m));
+    const auto line = db.best_line(pos, metric);
+    for (const Move& m : line) j["line"].push_back(to_string(board, m));
+    j["line_end"] = line_end(db, pos, line, metric);
   }
   if (parts.mainline) {
     j["mainline"] = nlohmann::json::array();

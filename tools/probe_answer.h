@@ -24,10 +24,6 @@ nlohmann::json to_json(const ProbeResult& r);
 // "win in 7, under the ply limit win (3 plies to the next mill)"
 std::string to_text(const ProbeResult& r);
 
-// Why the game is over at `pos` (whose outcome is `outcome`), from the side to move, for a
-// user reading the diagram.
-std::string game_over_reason(const Game& game, const Position& pos, Outcome outcome);
-
 // How the doors (probe, serve) answer a placing position whose table the database lacks (a
 // folder of the moving phase only, or of smaller herds): by a proof search (db/proof_search.h)
 // forward to the moving tables it holds, within a limit of nodes, never a guess. Each answer
@@ -83,32 +79,37 @@ class PlacingSearch {
 
 struct AnswerParts {
   bool moves = false;  // every legal move with its value, best first
-  bool line = false;   // the best line to the end of the game
+  bool line = false;   // the best line to the end of the game, and "line_end" (line_end())
   // Each move also names the position it leads to (for the explorer, which plays moves).
   bool positions_after = false;
   // Orders the moves and plays the line by the pure metric instead of the rule's (Metric,
   // docs/METRICS.md); "best_move" and "best_move_pure" are in the answer either way.
   bool pure = false;
-  // For a reader of the answer (the explorer): "game_over", why the game has ended under the
-  // rules (null while it goes on; a position the ply limit ends still has its moves, which the
-  // pure game plays on), and each move's "flags": "mill" (it forms one), "shoots", "blocks"
-  // (the opponent is left without a move) and "pass".
+  // For a reader of the answer (the explorer): each move's "flags": "mill" (it forms one),
+  // "shoots", "blocks" (the opponent is left without a move) and "pass".
   bool explain = false;
   // "mainline": the best line (by the metric of `pure`), each ply with the position it leads to and
   // that position's fields of to_json() (from its side to move) and "game_over".
   bool mainline = false;
 };
 
-// The answer for one position string: "position", the fields of to_json(), "best_move" (by the
-// rule's metric) and "best_move_pure" (by the pure metric; the same move where the rules have no
-// ply limit), both null when the game is over, "metric" ("rule" or "pure": which one orders the
-// parts) and the parts asked for. Throws ParseError for a string that is not UTF-8 or not a
-// position, and as Database::probe does for a position the database does not cover. With
-// `search` (of `db`), a position it answers() is proved by it instead: the fields of
-// PlacingSearch::to_json(), "position", "metric", "game_over" when explained, and the best moves,
-// moves and lines null (they need distances, which a search does not find).
+// The answer for one position string: "position", the fields of to_json(), "game_over" (why
+// the game has ended under the rules, game_over_reason(); null while it goes on), "best_move"
+// (by the rule's metric) and "best_move_pure" (by the pure metric; the same move where the rules
+// have no ply limit), both null when the game is over, at the ply limit too (Database::moves),
+// "metric" ("rule" or "pure": which one orders the parts) and the parts asked for. Throws
+// ParseError for a string that is not UTF-8 or not a position, and as Database::probe does for a
+// position the database does not cover. With `search` (of `db`), a position it answers() is proved
+// by it instead: the fields of PlacingSearch::to_json(), "position", "metric", "game_over", and the
+// best moves, moves and lines null (they need distances, which a search does not find).
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts,
                            const PlacingSearch* search = nullptr);
+// Why the best line `line` from `pos` (Database::best_line by `metric`) stops where it does: why
+// the game is over at its end (game_over_reason(); the pure line's count held at 0), "a
+// repeated board" (a drawn line comes back to a board it has seen), or "1000 plies" (its cap).
+std::string line_end(const Database& db, const Position& pos, const std::vector<Move>& line,
+                     Metric metric);
+
 // The answer of a WDL probe (`probe --wdl`, GET and POST /api/v1/wdl), which a WDL-only folder
 // gives too: "position", "value" (Database::probe_wdl) and, with a ply limit, "rule_value" at
 // the position's count (Database::probe_rule_wdl). Where the rule value needs what the folder

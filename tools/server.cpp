@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 
 #include "game/bar_text.h"
@@ -119,30 +120,62 @@ nlohmann::json wdl_answer(const FolderNames& names, const Database& db, std::str
   return j;
 }
 
-// POST /api/v1/probe and /api/v1/wdl: one answer of `answer` (or error object, by folder names)
-// per line of the body, in order; blank lines, no positions, are skipped (as by `probe`).
-template <typename Answer>
-HttpAnswer answer_batch(const FolderNames& names, Answer&& answer, std::string_view body) {
-  std::vector<std::string_view> lines;
+// The positions of a batch body given as a JSON array of strings.
+std::vector<std::string> json_positions(std::string_view body) {
+  const auto array = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!array.is_array() || !std::ranges::all_of(array, [](const auto& p) { return p.is_string(); }))
+    throw ParseError(
+        "a body that starts with '[' must be a JSON array of position strings; otherwise send "
+        "one position a line");
+  return array.get<std::vector<std::string>>();
+}
+
+// The positions of a batch body of one position a line; blank lines are skipped (as by `probe`).
+// A line with two boards or more is a body whose newlines were stripped.
+std::vector<std::string> line_positions(std::string_view body) {
+  std::vector<std::string> lines;
   while (!body.empty()) {
     const std::size_t end = body.find('\n');
     std::string_view line = body.substr(0, end);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line.empty()) lines.push_back(line);
+    if (!line.empty()) lines.emplace_back(line);
     body = end == std::string_view::npos ? std::string_view() : body.substr(end + 1);
   }
-  if (lines.size() > ProbeServer::kMaxBatchPositions)
-    throw TooManyPositions("at most " + std::to_string(ProbeServer::kMaxBatchPositions) +
-                           " positions per request, got " + std::to_string(lines.size()));
-  std::string out;
-  for (const std::string_view line : lines) {
-    try {
-      out += dump_line(answer(line));
-    } catch (const std::exception& e) {
-      out += dump_line(error_json(line, by_folder_names(names, e.what())));
-    }
-    out += '\n';
+  for (const std::string& line : lines) {
+    // Board fields: the words with a '/'.
+    int boards = 0;
+    std::istringstream words(line);
+    for (std::string word; words >> word;) boards += word.find('/') != std::string::npos;
+    if (boards > 1)
+      throw ParseError("a line of the body holds " + std::to_string(boards) +
+                       " positions: send one position a line (curl -d strips the newlines of a "
+                       "file; curl --data-binary @FILE keeps them), or a JSON array of them");
   }
+  return lines;
+}
+
+// POST /api/v1/probe and /api/v1/wdl: one answer of `answer` (or error object, by folder names)
+// per position of the body, in order: a JSON array of answers for a JSON array of position
+// strings, else one object a line for one position a line.
+template <typename Answer>
+HttpAnswer answer_batch(const FolderNames& names, Answer&& answer, std::string_view body) {
+  const std::size_t first = body.find_first_not_of(" \t\r\n");
+  const bool json = first != std::string_view::npos && body[first] == '[';
+  const std::vector<std::string> positions = json ? json_positions(body) : line_positions(body);
+  if (positions.size() > ProbeServer::kMaxBatchPositions)
+    throw TooManyPositions("at most " + std::to_string(ProbeServer::kMaxBatchPositions) +
+                           " positions per request, got " + std::to_string(positions.size()));
+  nlohmann::json answers = nlohmann::json::array();
+  for (const std::string& position : positions) {
+    try {
+      answers.push_back(answer(position));
+    } catch (const std::exception& e) {
+      answers.push_back(error_json(position, by_folder_names(names, e.what())));
+    }
+  }
+  if (json) return json_answer(answers);
+  std::string out;
+  for (const auto& a : answers) out += dump_line(a) + '\n';
   return {.content_type = "application/x-ndjson", .body = std::move(out)};
 }
 
@@ -246,6 +279,7 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
                    {"herd", db->herd()},
                    {"cows_per_player", db->rules().cows_per_player},
                    {"ply_limit", db->rules().ply_limit},
+                   {"needs_history", db->rules().needs_history()},
                    {"folders", folders},
                    {"wdl_only", wdl_only},
                    {"board", board_json(db->game().board())},

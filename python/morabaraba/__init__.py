@@ -6,6 +6,7 @@
     r.value, r.distance, r.rule_value, r.plies_to_mill
     db.moves(pos)      # [(move, Result), ...], best first
     db.best_move(pos)  # "a7-g4", or None when the game is over
+    db.game_over(pos)  # why it is over ("drawn: 60 plies without a mill"), or None
     db.best_line(pos)  # ["a7-g4", "d6-a7", ...]
     db.best_move(pos, pure=True)  # the best move by pure distance
     db.probe_wdl(pos), db.probe_rule_wdl(pos)  # "win", "cursed-win": what a WDL-only folder holds
@@ -81,6 +82,7 @@ __all__ = ["Database", "Result", "Proof", "MorabarabaError", "PositionError",
 
 _OK, _ERR_ARGUMENT, _ERR_POSITION, _ERR_MISSING, _ERR_TABLE, _ERR_BUFFER = 0, 1, 2, 3, 4, 5
 _MOVE_CHARS = 16
+_GAME_OVER_CHARS = 64  # mora_game_over: 64 bytes always suffice
 _METRIC_RULE, _METRIC_PURE = 0, 1  # mora_metric
 
 
@@ -223,6 +225,7 @@ def _load(path: str) -> ctypes.CDLL:
         "mora_moves_by": (handle, c_str, ctypes.c_int, ctypes.POINTER(_Move), c_size,
                           ctypes.POINTER(c_size)),
         "mora_best_move_by": (handle, c_str, ctypes.c_int, ctypes.c_char_p, c_size),
+        "mora_game_over": (handle, c_str, ctypes.c_char_p, c_size),
         "mora_best_line_by": (handle, c_str, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, c_size,
                               ctypes.POINTER(c_size)),
         "mora_prove": (handle, c_str, ctypes.c_int, ctypes.c_uint64, ctypes.c_double, c_size,
@@ -462,8 +465,19 @@ class Database:
                                      ctypes.byref(count)))
         return [(m.move.decode(), Result._from_c(m.result)) for m in buf]
 
+    def game_over(self, position: str) -> Optional[str]:
+        """Why the game is over at `position` under the database's rules, in the words of every
+        door ('White is down to two cows and has lost', 'drawn: 60 plies without a mill', ...),
+        or None while it goes on."""
+        buf = ctypes.create_string_buffer(_GAME_OVER_CHARS)
+        with self._calls:
+            _call(_lib.mora_game_over(self._handle, _position(position), buf, len(buf)))
+        return buf.value.decode() or None
+
     def best_move(self, position: str, pure: bool = False) -> Optional[str]:
-        """The first of moves(position, pure); None when the game is over."""
+        """The first of moves(position, pure); None when the game is over (game_over() says why;
+        at the ply limit too, whatever the metric: the metric orders the moves, the rules end the
+        game)."""
         buf = ctypes.create_string_buffer(_MOVE_CHARS)
         with self._calls:
             _call(_lib.mora_best_move_by(self._handle, _position(position), _metric(pure), buf,

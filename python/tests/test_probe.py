@@ -97,6 +97,7 @@ class ProbeTest(unittest.TestCase):
                     got = as_json(db.probe(pos))
                     self.assertEqual(got, {k: want[k] for k in got})
                     self.assertEqual(db.probe_wdl(pos), want["value"])
+                    self.assertEqual(db.game_over(pos), want["game_over"])
                     self.assertEqual(db.best_move(pos), want["best_move"])
                     self.assertEqual(db.best_move(pos, pure=True), want["best_move_pure"])
                     self.assertEqual(db.best_line(pos), want["line"])
@@ -240,6 +241,28 @@ class ProbeTest(unittest.TestCase):
         with morabaraba.Database(os.path.join(DB_ROOT, "malom")) as db:
             for pos in random_positions(random.Random(16), 50):
                 self.assertEqual(db.moves(pos), db.moves(pos, pure=True))
+
+    def test_finished_games(self):
+        """Where the game is over under the rules, the ply limit too, no metric lists a move, and
+        game_over says why in the CLI's words."""
+        folder = os.path.join(DB_ROOT, "morabaraba")
+        over = {"WWW...../.B....B./.....B.. w 0 0 60": "drawn: 60 plies without a mill",
+                "WWW...../......../B..B.... b 0 0 0": "Black is down to two cows and has lost"}
+        expected = cli(folder, list(over))
+        with morabaraba.Database(folder) as db:
+            for (pos, reason), want in zip(over.items(), expected):
+                with self.subTest(position=pos):
+                    self.assertEqual(db.game_over(pos), reason)
+                    self.assertEqual(want["game_over"], reason)
+                    for pure in (False, True):
+                        self.assertIsNone(db.best_move(pos, pure=pure))
+                        self.assertEqual(db.moves(pos, pure=pure), [])
+                        self.assertEqual(db.best_line(pos, pure=pure), [])
+                    self.assertEqual((want["best_move"], want["moves"], want["line"]),
+                                     (None, [], []))
+            self.assertIsNone(db.game_over("WWW...../.B....B./.....B.. w 0 0 0"))
+            with self.assertRaises(morabaraba.PositionError):
+                db.game_over("nonsense")
 
     def test_folder_types(self):
         """One folder as a str or a path-like, or a list of them, opens the same database."""

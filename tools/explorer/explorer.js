@@ -15,6 +15,10 @@ const state = {
   lastMove: "",    // the move that led to the position, when the page played it
   editing: false,  // board clicks set up the position instead of playing
   play: null,      // a game against the database: { human: "w" | "b", plies: [move answers] }
+  preview: "",     // the move whose row the pointer or the focus is on, marked on the board
+  flipped: false,  // the board turned half round: Black's side at the bottom
+  depth: 0,        // the history entry shown, counted from the page's first
+  lastDepth: 0,    // the last history entry there is to go forward to
 };
 
 const database = () => state.databases.find((d) => d.rules === state.rules) || state.databases[0];
@@ -79,17 +83,20 @@ const shotPoints = (move) => move.split("x").slice(1).filter((p) => p !== "-");
 function drawBoard() {
   const board = $("board"), geo = geometry();
   board.replaceChildren();
+  // Grid coordinates turned half round when the board is flipped.
+  const turn = (v) => (state.flipped ? 6 - v : v);
   const at = {};
-  for (const p of geo.points) at[p.name] = [MARGIN + GRID * p.x, MARGIN + GRID * p.y];
+  for (const p of geo.points) at[p.name] = [MARGIN + GRID * turn(p.x), MARGIN + GRID * turn(p.y)];
   for (const line of geo.lines)
     svg("polyline", { class: "line", points: line.map((n) => at[n].join(",")).join(" ") }, board);
   const files = [...new Set(geo.points.map((p) => p.name[0]))].sort();
   for (const f of files) {
-    const x = MARGIN + GRID * (f.charCodeAt(0) - 97);
+    const x = MARGIN + GRID * turn(f.charCodeAt(0) - 97);
     svg("text", { class: "label", x, y: MARGIN + 6 * GRID + 40 }, board).textContent = f;
   }
   for (let r = 1; r <= 7; ++r)
-    svg("text", { class: "label", x: 20, y: MARGIN + GRID * (7 - r) }, board).textContent = r;
+    svg("text", { class: "label", x: 20, y: MARGIN + GRID * turn(7 - r) }, board).textContent = r;
+  board.dataset.flipped = String(state.flipped);
   // Barred lines dashed; a barred move (from, to) with an arrowhead at `to`.
   const head = svg("marker", { id: "bar-head", viewBox: "0 0 10 10", refX: 10, refY: 5,
                                markerWidth: 4, markerHeight: 4, orient: "auto" },
@@ -110,6 +117,7 @@ function drawBoard() {
       .map((pts) => pts[state.clicked.length]));
   const shot = shotPoints(state.lastMove);
   const last = movePoints(state.lastMove).filter((p) => !shot.includes(p));
+
   board.dataset.position = state.position;
   board.dataset.lastMove = state.lastMove;
   for (const p of geo.points) {
@@ -130,6 +138,26 @@ function drawBoard() {
     // A transparent disc over the point, so that a click near it counts.
     svg("circle", { class: "hit", cx: x, cy: y, r: 26 }, g);
     g.addEventListener("click", () => (state.editing ? editPoint(p.name) : clickPoint(p.name)));
+  }
+  drawPreview();
+}
+
+// The move whose row the pointer or the focus is on, marked on the board: its points, the shot
+// one in red. Only these marks change, so that a click on the board that starts while the
+// pointer leaves a row still lands on the point it was pressed on.
+function drawPreview() {
+  const board = $("board");
+  board.dataset.preview = state.preview;
+  for (const old of board.querySelectorAll(".preview, .preview-shot")) old.remove();
+  const shot = shotPoints(state.preview);
+  for (const name of movePoints(state.preview)) {
+    const g = board.querySelector(`g[data-point="${name}"]`);
+    if (!g) continue;
+    const point = g.querySelector(".point");
+    const mark = svg("circle", { class: shot.includes(name) ? "preview-shot" : "preview",
+                                 cx: point.getAttribute("cx"), cy: point.getAttribute("cy"),
+                                 r: shot.includes(name) ? 22 : 24 }, g);
+    g.insertBefore(mark, point);
   }
 }
 
@@ -188,11 +216,18 @@ function ruleText(r) {
   return RULE_WORDS[r.rule_value] + (r.plies_to_mill === null ? "" : `, ${r.plies_to_mill} to mill`);
 }
 
-// The group a move's result falls in under the metric shown.
-function groupOf(r) {
-  if (state.pure || r.rule_value === undefined) return r.value;
-  return r.rule_value === "win" ? "win" : r.rule_value === "loss" ? "loss" : "draw";
-}
+// The group a move's result falls in under the metric shown: by the pure value, or under the
+// rules by the value at the count (a cursed win and a blessed loss apart from the draws, as
+// syzygy-tables.info groups chess moves).
+const groupOf = (r) => (state.pure || r.rule_value === undefined ? r.value : r.rule_value);
+
+const GROUP_TITLES = {
+  win: "Winning", "cursed-win": "Cursed wins (drawn by the ply limit)", draw: "Drawing",
+  "blessed-loss": "Blessed losses (drawn by the ply limit)", loss: "Losing",
+};
+
+// Moves of equal values next to each other beyond this many are folded under one row.
+const FOLD_AFTER = 3;
 
 const EXPLAIN = {
   "cursed-win": "A cursed win: the pure game is won, but not before the ply limit, so under the " +
@@ -201,11 +236,9 @@ const EXPLAIN = {
                   "the rules it is a draw.",
 };
 
-// Whether the game has ended at `answer`'s position: no moves, or under the rules the ply limit.
-// A value proved by search lists no moves: there, why the game has ended says it.
-const gameOver = (answer) =>
-  (answer.moves ? answer.moves.length === 0 : Boolean(answer.game_over)) ||
-  Boolean(answer.game_over && !state.pure);
+// Whether the game has ended at `answer`'s position under the rules, whatever the metric: the
+// metric orders the moves, the rules (the ply limit too) end the game.
+const gameOver = (answer) => Boolean(answer.game_over);
 
 // Whether the server proved the value by searching forward to its tables (a placing position
 // of a folder that lacks its table): a value without distances, moves or a line.
@@ -243,34 +276,74 @@ function drawMoves() {
   for (const body of [...table.tBodies]) body.remove();
   table.hidden = !state.answer || !state.answer.moves || gameOver(state.answer);
   if (table.hidden) return;
-  const groups = { win: [], draw: [], loss: [] };
+  const groups = Object.fromEntries(Object.keys(GROUP_TITLES).map((g) => [g, []]));
   for (const m of state.answer.moves) groups[groupOf(m)].push(m);
-  const titles = { win: "Winning", draw: "Drawing", loss: "Losing" };
   for (const [group, moves] of Object.entries(groups)) {
     if (!moves.length) continue;
     const body = table.createTBody();
     body.className = group;
-    const heading = element("th", `${titles[group]} (${moves.length})`, body.insertRow());
+    const heading = element("th", `${GROUP_TITLES[group]} (${moves.length})`, body.insertRow());
     heading.colSpan = 4;
+    // Runs of moves of equal values: the first FOLD_AFTER shown, the rest behind a row that
+    // unfolds them (each still a row, so that tests and the keyboard find every move).
+    let run = [];  // { move, row } of equal values
+    const valuesOf = (m) => `${pureText(m)}|${ruleText(m)}`;
+    const fold = () => {
+      if (run.length > FOLD_AFTER + 1) {
+        const folded = run.slice(FOLD_AFTER).map((r) => r.row);
+        const toggle = body.insertRow(folded[0].sectionRowIndex);
+        toggle.className = "fold";
+        const cell = toggle.insertCell();
+        cell.colSpan = 4;
+        const button = element("button", `${folded.length} more moves of the same value`, cell);
+        button.type = "button";
+        button.addEventListener("click", () => {
+          for (const row of folded) row.hidden = false;
+          toggle.remove();
+        });
+        for (const row of folded) row.hidden = true;
+      }
+      run = [];
+    };
     for (const m of moves) {
-      const row = body.insertRow();
-      row.className = m.rule_value || m.value;
-      row.dataset.move = m.move;
-      row.dataset.position = m.position;
-      for (const text of [m.move, pureText(m), ruleText(m), m.flags.join(" ")])
-        row.insertCell().textContent = text;
-      if (EXPLAIN[m.rule_value]) row.title = EXPLAIN[m.rule_value];
-      const play = () => {
-        if (!state.play || fieldsOf(state.position).side === state.play.human) playMove(m);
-      };
-      row.addEventListener("click", play);
-      // Playable from the keyboard too: Tab to the row, Enter.
-      row.tabIndex = 0;
-      row.addEventListener("keydown", (e) => {
-        if (e.key === "Enter") play();
-      });
+      if (run.length && valuesOf(run[0].move) !== valuesOf(m)) fold();
+      run.push({ move: m, row: moveRow(body, m) });
     }
+    fold();
   }
+}
+
+// A move's row: the move a link to the position it leads to, its values and flags; a click or
+// Enter plays it, the pointer or the focus on it marks it on the board.
+function moveRow(body, m) {
+  const row = body.insertRow();
+  row.className = m.rule_value || m.value;
+  row.dataset.move = m.move;
+  row.dataset.position = m.position;
+  const link = element("a", m.move, row.insertCell(), "move");
+  link.href = explorerUrl(m.position, state.rules);
+  link.tabIndex = -1;  // the row takes the focus
+  for (const text of [pureText(m), ruleText(m), m.flags.join(" ")])
+    row.insertCell().textContent = text;
+  if (EXPLAIN[m.rule_value]) row.title = EXPLAIN[m.rule_value];
+  const play = (e) => {
+    if (e) e.preventDefault();  // the link's own page would start afresh, leaving a game
+    if (!state.play || fieldsOf(state.position).side === state.play.human) playMove(m);
+  };
+  row.addEventListener("click", play);
+  row.tabIndex = 0;
+  row.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") play(e);
+  });
+  const preview = (move) => () => {
+    state.preview = move;
+    drawPreview();
+  };
+  row.addEventListener("mouseenter", preview(m.move));
+  row.addEventListener("focus", preview(m.move));
+  row.addEventListener("mouseleave", preview(""));
+  row.addEventListener("blur", preview(""));
+  return row;
 }
 
 // A result after a ply in words, White's or Black's win (`side`: the side to move after it).
@@ -306,7 +379,7 @@ async function drawLine() {
 function drawGame() {
   const list = $("game");
   list.replaceChildren();
-  $("takeback").disabled = !state.play || !state.play.plies.length;
+  $("takeback").disabled = $("game-copy").disabled = !state.play || !state.play.plies.length;
   $("play-stop").disabled = !state.play;
   $("result").textContent = "";
   if (!state.play) return;
@@ -337,7 +410,7 @@ async function fillEditor() {
   fill("edit-black-hand", f.hands[1]);
   fill("edit-count", f.count);
   fill("edit-bars", f.bars.join(" "));
-  $("edit-bars-label").hidden = !/mssa-1|house-003/.test(state.rules) && !f.bars.length;
+  $("edit-bars-label").hidden = !database().needs_history && !f.bars.length;
   $("sanmill").value = "";
   $("sanmill").placeholder = "";
   try {
@@ -360,10 +433,28 @@ function edited(cows) {
   });
 }
 
+// A click of the editor on a point: empty, then a White cow, then a Black cow. While cows are in
+// hand a cow put on the board comes from its hand and one taken off goes back to it, and the
+// side to move follows the turn order of placing (White to move with as many in hand as Black,
+// Black with one more), so that a herd's start stays a position of that herd.
 function editPoint(name) {
   const cows = cowsOf(state.position);
-  cows[name] = NEXT_COW[cows[name] || ""];
-  if (!cows[name]) delete cows[name];
+  const before = cows[name] || "", after = NEXT_COW[before];
+  const hands = [Number($("edit-white-hand").value) || 0, Number($("edit-black-hand").value) || 0];
+  if (hands[0] + hands[1] > 0) {
+    if (before) hands[before === "W" ? 0 : 1] += 1;
+    if (after) hands[after === "W" ? 0 : 1] -= 1;
+    if (hands.some((h) => h < 0)) {
+      $("status").textContent = `${after === "W" ? "White" : "Black"} has no cow left in hand`;
+      return;
+    }
+    $("edit-white-hand").value = hands[0];
+    $("edit-black-hand").value = hands[1];
+    if (hands[0] === hands[1]) $("edit-side").value = "w";
+    else if (hands[1] === hands[0] + 1) $("edit-side").value = "b";
+  }
+  if (after) cows[name] = after;
+  else delete cows[name];
   state.lastMove = "";
   show(edited(cows), false);
 }
@@ -429,9 +520,11 @@ async function show(position, push) {
   if (state.rules) params.rules = state.rules;
   if (state.pure) params.pure = "1";
   const url = `/?${new URLSearchParams(params)}`;
-  const entry = { position, rules: state.rules, lastMove: state.lastMove };
+  if (push) state.lastDepth = ++state.depth;  // a new entry ends the history after it
+  const entry = { position, rules: state.rules, lastMove: state.lastMove, depth: state.depth };
   if (push) history.pushState(entry, "", url);
   else history.replaceState(entry, "", url);
+  state.preview = "";
   state.answer = null;
   drawBoard();  // from the string, before the server answers
   drawSides();
@@ -446,6 +539,8 @@ async function show(position, push) {
       $("error").textContent = e.message;
     }
   }
+  // No game from a position the server refuses: the error says why.
+  $("play-white").disabled = $("play-black").disabled = !state.answer;
   drawValue();
   drawBoard();
   drawMoves();
@@ -469,6 +564,68 @@ async function servedInfo() {
   } catch (e) {
     return getJson("/api/v1/info");
   }
+}
+
+// The best move of the position shown, where the game goes on and it is not the database's
+// turn in a game against it.
+function playBest() {
+  const a = state.answer;
+  if (!a || gameOver(a) || !a.moves || !a.moves.length) return;
+  if (state.play && fieldsOf(state.position).side !== state.play.human) return;
+  playMove(a.moves[0]);
+}
+
+function flip() {
+  state.flipped = !state.flipped;
+  $("flip").setAttribute("aria-pressed", String(state.flipped));
+  drawBoard();
+}
+
+// The keys of the page: each with its words in the list that `?` shows.
+const KEYS = {
+  " ": { keys: "Space", what: "play the best move", run: playBest },
+  ArrowLeft: { keys: "\u2190", what: "back one position", run: () => state.depth > 0 && history.back() },
+  ArrowRight: {
+    keys: "\u2192",
+    what: "forward one position, or the best move at the end of the history",
+    run: () => (state.depth < state.lastDepth ? history.forward() : playBest()),
+  },
+  Home: { keys: "Home", what: "back to the first position", run: () => state.depth > 0 && history.go(-state.depth) },
+  End: {
+    keys: "End",
+    what: "forward to the last position",
+    run: () => state.lastDepth > state.depth && history.go(state.lastDepth - state.depth),
+  },
+  f: { keys: "f", what: "flip the board", run: flip },
+  "?": { keys: "?", what: "show or hide this list", run: () => ($("keys").hidden = !$("keys").hidden) },
+};
+
+// The moves of the best line shown.
+const lineMoves = () => [...document.querySelectorAll("#line li[data-move]")].map((li) => li.dataset.move);
+
+// A line or a game as text: the start position's string, the moves, and the page's URL that
+// plays them (`moves`, which start() replays).
+function exported(start, moves) {
+  const q = new URLSearchParams({ position: start, moves: moves.join(" ") });
+  if (state.rules) q.set("rules", state.rules);
+  return `${start}\n${moves.join(" ")}\n${location.origin}/?${q}`;
+}
+
+// The clipboard where the browser offers it (pages of https or localhost); elsewhere the text
+// is shown in the status line, selected for the user to copy.
+function copyText(text) {
+  const shown = () => {
+    $("export").value = text;
+    $("export").hidden = false;
+    $("export").select();
+    $("status").textContent = "selected: press Ctrl+C to copy";
+  };
+  $("export").value = text;
+  if (!navigator.clipboard) return shown();
+  navigator.clipboard.writeText(text).then(() => {
+    $("export").hidden = false;
+    $("status").textContent = "copied to the clipboard";
+  }, shown);
 }
 
 function listen() {
@@ -510,19 +667,8 @@ function listen() {
       $("error").textContent = e.message;
     }
   });
-  // The clipboard where the browser offers it (pages of https or localhost); elsewhere the
-  // text is selected for the user to copy.
-  const copy = (field) => {
-    const selected = () => {
-      field.select();
-      $("status").textContent = "selected: press Ctrl+C to copy";
-    };
-    if (!navigator.clipboard) return selected();
-    navigator.clipboard.writeText(field.value)
-      .then(() => { $("status").textContent = `copied ${field.value}`; }, selected);
-  };
-  $("sanmill-copy").addEventListener("click", () => copy($("sanmill")));
-  $("position-copy").addEventListener("click", () => copy($("position-input")));
+  $("sanmill-copy").addEventListener("click", () => copyText($("sanmill").value));
+  $("position-copy").addEventListener("click", () => copyText($("position-input").value));
   for (const radio of document.querySelectorAll('input[name="metric"]'))
     radio.addEventListener("change", () => {
       state.pure = radio.value === "pure" && radio.checked;
@@ -532,16 +678,28 @@ function listen() {
   $("play-black").addEventListener("click", () => startPlay("b"));
   $("play-stop").addEventListener("click", stopPlay);
   $("takeback").addEventListener("click", takeback);
+  $("flip").addEventListener("click", flip);
+  $("keys-toggle").addEventListener("click", () => ($("keys").hidden = !$("keys").hidden));
+  $("line-copy").addEventListener("click", () => copyText(exported(state.position, lineMoves())));
+  $("game-copy").addEventListener("click", () => {
+    const plies = state.play ? state.play.plies : [];
+    if (plies.length) copyText(exported(plies[0].from, plies.map((m) => m.move)));
+  });
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-    if (e.key === "ArrowLeft") history.back();
-    if (e.key === "ArrowRight") history.forward();
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey ||
+        e.altKey)
+      return;
+    const action = KEYS[e.key];
+    if (!action) return;
+    e.preventDefault();
+    action.run();
   });
   window.addEventListener("popstate", (e) => {
     if (!e.state) return;
     stopPlay();  // stepping through the history leaves the game against the database
     state.rules = e.state.rules || state.rules;
     state.lastMove = e.state.lastMove || "";
+    state.depth = e.state.depth || 0;
     $("rules").value = state.rules;
     show(e.state.position, false);
   });
@@ -559,12 +717,63 @@ async function start() {
   }
   $("rules").value = state.rules;
   listen();
-  const position = params.get("position") || startPosition(database());
-  const movingOnly = !params.get("position") && database().herd === 0;
-  if (movingOnly) setEditing(true);
-  await show(position, false);
-  if (movingOnly)
-    $("status").textContent = "This database holds the moving phase only: set up a position.";
+  drawKeys();
+  const moves = (params.get("moves") || "").split(/[\s,]+/).filter((m) => m);
+  if (params.get("position") && moves.length) return replay(params.get("position"), moves);
+  if (params.get("position") || database().herd > 0)
+    return show(params.get("position") || startPosition(database()), false);
+  // A folder of the moving phase has no start: it opens on the longest win of a subspace.
+  const shown = await worthSeeing(database());
+  if (!shown.position) {  // a subspace without a win: the editor on an empty board
+    setEditing(true);
+    return show(`${boardFieldOf({})} w 0 0 0`, false);
+  }
+  await show(shown.position, false);
+  $("status").textContent = `This database holds the moving phase only: the longest win of ` +
+    `${shown.subspace} is shown; set up any other position with the editor.`;
+}
+
+// The longest win of the largest subspace whose table reads in a moment (at most 10^7
+// canonical positions; /api/v1/stats reads a table whole), or of the smallest.
+async function worthSeeing(db) {
+  const bySize = [...db.subspaces].sort((a, b) => a.canonical_positions - b.canonical_positions);
+  const quick = bySize.filter((s) => s.canonical_positions <= 1e7);
+  const subspace = (quick.length ? quick[quick.length - 1] : bySize[0]).name;
+  const stats = await getJson(`/api/v1/stats?${new URLSearchParams({ rules: db.rules, subspace })}`);
+  return { subspace, position: stats.subspaces[subspace].longest_win_position };
+}
+
+// The page of a URL with `moves` (exported()): the start, then each move played in turn, each
+// position an entry of the history, the last one shown.
+async function replay(start, moves) {
+  let position = start;
+  for (const [i, move] of moves.entries()) {
+    const answer = await getJson(`/api/v1/probe?${query(position)}`);
+    const m = (answer.moves || []).find((x) => x.move === move);
+    if (!m) {
+      await show(position, i > 0);
+      $("error").textContent = `${move} is no legal move here: the moves of the link stop before it`;
+      return;
+    }
+    if (i === 0) history.replaceState({ position, rules: state.rules, depth: 0 }, "", explorerUrl(position, state.rules));
+    else {
+      state.lastDepth = ++state.depth;
+      history.pushState({ position, rules: state.rules, lastMove: moves[i - 1], depth: state.depth },
+                        "", explorerUrl(position, state.rules));
+    }
+    position = m.position;
+  }
+  state.lastMove = moves[moves.length - 1];
+  return show(position, true);
+}
+
+// The list of keys that `?` shows.
+function drawKeys() {
+  const list = $("keys");
+  for (const { keys, what } of Object.values(KEYS)) {
+    element("dt", keys, list);
+    element("dd", what, list);
+  }
 }
 
 start().catch((e) => { $("error").textContent = e.message; });
