@@ -419,7 +419,7 @@ def moves_and_keys(browser, origin, check):
             grouped = position, answer
         runs = [sum(1 for _ in g) for _, g in itertools.groupby(
             answer["moves"], lambda m: (m["value"], m["distance"], m["rule_value"], m["plies_to_mill"]))]
-        if folded is None and max(runs) > 4:
+        if folded is None and max(runs) > 4 and answer["rule_value"] in ("win", "loss"):
             folded = position, answer, max(runs)
         if grouped and folded:
             break
@@ -454,6 +454,16 @@ def moves_and_keys(browser, origin, check):
     hidden = browser.evaluate("[...document.querySelectorAll('#moves tr[data-move]')].filter(r => r.hidden).length")
     shown = browser.evaluate("document.querySelectorAll('#moves tr[data-move]').length")
     check(shown == len(answer["moves"]), f"{shown} rows for {len(answer['moves'])} moves")
+    # Its subspace's statistics, the position's buckets marked.
+    href = browser.evaluate("document.querySelector('#subspace-link a').getAttribute('href')")
+    browser.navigate(origin + href)
+    browser.drawn("stats")
+    marked = browser.evaluate("[...document.querySelectorAll('.chart rect.marked')]"
+                              ".map(r => r.closest('svg').dataset.kind + ' ' + r.textContent)")
+    kind = "win" if answer["value"] == "win" else "loss"
+    want = [f"{kind} {answer['distance']}:", f"mill {answer['plies_to_mill']}:"]
+    check(all(any(m.startswith(w) for m in marked) for w in want),
+          f"statistics of {href}: marked {marked}, wanted {want}")
 
     # Keys: f flips, space plays the best move, arrows, Home and End walk the history.
     browser.navigate(url(origin, START))

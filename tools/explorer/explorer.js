@@ -254,8 +254,34 @@ function describe(r) {
   return s;
 }
 
+// The subspace of a position string, from its side to move's view: "4v3", or "2v3+1+0" while
+// placing (docs/RULES.md).
+function subspaceOf(position) {
+  const f = fieldsOf(position), cows = Object.values(cowsOf(position));
+  const own = f.side.toUpperCase(), other = own === "W" ? "B" : "W";
+  const hands = f.side === "w" ? f.hands : [f.hands[1], f.hands[0]];
+  const name = `${cows.filter((c) => c === own).length}v${cows.filter((c) => c === other).length}`;
+  return hands[0] === "0" && hands[1] === "0" ? name : `${name}+${hands[0]}+${hands[1]}`;
+}
+
+// A link to the statistics of the position's subspace, its value's buckets marked there.
+function drawSubspaceLink(a) {
+  const box = $("subspace-link");
+  box.replaceChildren();
+  if (!a || bySearch(a) || gameOver(a)) return;
+  const subspace = subspaceOf(state.position);
+  if (!database().subspaces.some((s) => s.name === subspace)) return;
+  const q = new URLSearchParams({ rules: state.rules || database().rules, subspace, value: a.value });
+  if (a.distance !== null) q.set("distance", a.distance);
+  if (a.plies_to_mill !== undefined && a.plies_to_mill !== null) q.set("mill", a.plies_to_mill);
+  const link = element("a", `Statistics of ${subspace}`, box);
+  link.href = `/stats.html?${q}`;
+  element("span", ", where this position's value falls marked", box);
+}
+
 function drawValue() {
   const a = state.answer;
+  drawSubspaceLink(a);
   $("value").textContent = a ? describe(a) + (gameOver(a) ? " (the game is over)" : "") : "";
   const explained = new Set();
   if (a)

@@ -48,7 +48,7 @@ function overview(info) {
 
 // A bar chart of a histogram (value -> positions) as SVG: one bar per value, the count on a
 // square-root scale so that the long tail of rare distances stays visible.
-function chart(parent, title, histogram, kind) {
+function chart(parent, title, histogram, kind, marked) {
   const values = Object.keys(histogram || {}).map(Number);
   if (!values.length) return;
   element("h3", `${title} (positions on a square-root scale)`, parent);
@@ -59,7 +59,7 @@ function chart(parent, title, histogram, kind) {
   const y = (n) => (H - bottom) - (H - bottom - 10) * Math.sqrt(n / top);
   for (const v of values) {
     const n = histogram[v];
-    const r = svg("rect", { class: `bar ${kind}`, x: left + v * step, y: y(n),
+    const r = svg("rect", { class: `bar ${kind}${v === marked ? " marked" : ""}`, x: left + v * step, y: y(n),
                             width: Math.max(step - 1, 1), height: H - bottom - y(n) }, c);
     svg("title", {}, r).textContent = `${v}: ${number(n)} positions`;
   }
@@ -70,7 +70,14 @@ function chart(parent, title, histogram, kind) {
   svg("text", { x: 4, y: H - bottom }, c).textContent = "0";
 }
 
-function subspacePage(rules, name, answer) {
+// The bucket of the position the explorer linked from (its value, distance and plies to the
+// next mill in the URL), marked in the histograms.
+function markedOf(params) {
+  const n = (k) => (params.get(k) === null ? undefined : Number(params.get(k)));
+  return { value: params.get("value"), distance: n("distance"), mill: n("mill") };
+}
+
+function subspacePage(rules, name, answer, marked = {}) {
   const s = answer.subspaces[name], box = $("stats");
   $("title").textContent = `${rules} ${name}`;
   document.title = `${rules} ${name}: statistics`;
@@ -100,8 +107,15 @@ function subspacePage(rules, name, answer) {
     const li = element("li", `The longest loss, in ${s.max_loss_distance} plies: `, longest);
     li.appendChild(link(s.longest_loss_position, explorerUrl(s.longest_loss_position, rules))).id = "longest-loss";
   }
-  chart(box, "Wins by distance (plies to the end)", s.win_distance_histogram, "win");
-  chart(box, "Losses by distance", s.loss_distance_histogram, "loss");
+  if (marked.value)
+    element("p", `Marked: the position you came from, a ${marked.value}` +
+                 (marked.distance !== undefined ? ` in ${marked.distance} plies` : "") +
+                 (marked.mill !== undefined ? `, ${marked.mill} plies to the next mill` : "") + ".",
+            box, "marked-note");
+  chart(box, "Wins by distance (plies to the end)", s.win_distance_histogram, "win",
+        marked.value === "win" ? marked.distance : undefined);
+  chart(box, "Losses by distance", s.loss_distance_histogram, "loss",
+        marked.value === "loss" ? marked.distance : undefined);
   if (s.wdl_only)
     element("p", "The distances are not stored in this folder (WDL-only tables, `export --streams wdl`): " +
                  "its positions are counted by value only.", box);
@@ -112,7 +126,7 @@ function subspacePage(rules, name, answer) {
   const lossesToo = s.max_loss_distance !== null;
   if (s.rule) chart(box, lossesToo ? "Wins and losses under the rules by plies to the next mill"
                                    : "Wins under the rules by plies to the next mill",
-                    s.rule.plies_to_mill_histogram, "mill");
+                    s.rule.plies_to_mill_histogram, "mill", marked.mill);
   element("p", `Table file: ${number(s.file_bytes)} bytes, ${s.bits_per_position.toFixed(3)} bits a position.`, box);
 }
 
@@ -121,7 +135,7 @@ async function start() {
   const rules = params.get("rules"), name = params.get("subspace");
   if (rules && name) {
     const answer = await getJson(`/api/v1/stats?${new URLSearchParams({ rules, subspace: name })}`);
-    subspacePage(rules, name, answer);
+    subspacePage(rules, name, answer, markedOf(params));
   } else {
     overview(await getJson("/api/v1/info"));
   }
