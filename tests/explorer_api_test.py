@@ -194,6 +194,33 @@ class Api(unittest.TestCase):
         self.assertEqual((pure["moves"], pure["game_over"]),
                          ([], "drawn: 60 plies without a mill"))
 
+    def test_page_without_scripts(self):
+        """The page carries, in its <noscript> element, the position of its URL drawn by the
+        server: the text probe's value and every move as a link to the position it leads to,
+        in the command line's order; the start of the herd without a position; a bad position
+        its error, escaped."""
+        def noscript(query):
+            with urllib.request.urlopen(f"{self.origin}/?{urllib.parse.urlencode(query)}") as r:
+                page = r.read().decode()
+            return re.search(r"<noscript>(.*?)</noscript>", page, re.S).group(1)
+        answer = cli(HOUSE, [ISSUE_25], "--moves")[0]
+        shown = noscript({"position": ISSUE_25, "rules": "morabaraba"})
+        text = run("probe", *[a for f in HOUSE for a in ("--db", f)], ISSUE_25).splitlines()[0]
+        value = text.split(": ", 1)[1].split("; best move")[0]
+        self.assertIn(f"<p id=\"static-value\">White to move: {value}</p>", shown)
+        links = re.findall(r'<li><a href="([^"]*)">([^<]*)</a>', shown)
+        self.assertEqual([m for _, m in links], [m["move"] for m in answer["moves"]])
+        for href, move in links:
+            target = urllib.parse.parse_qs(urllib.parse.urlsplit(href.replace("&amp;", "&")).query)
+            status, probe = self.get("/api/v1/probe", position=ISSUE_25)
+            self.assertEqual(target["position"],
+                             [next(m["position"] for m in probe["moves"] if m["move"] == move)])
+            self.assertEqual(target["rules"], ["morabaraba"])
+        self.assertIn("......../......../........ w 3 3 0", noscript({}))
+        bad = noscript({"position": "<b>nonsense</b>"})
+        self.assertIn("&lt;b&gt;nonsense&lt;/b&gt;", bad)
+        self.assertNotIn("<b>", bad)
+
     def test_page_inlines_info(self):
         with urllib.request.urlopen(f"{self.origin}/") as r:
             page = r.read().decode()

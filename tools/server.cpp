@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -12,6 +13,7 @@
 #include "game/sanmill_fen.h"
 #include "tools/explorer_assets.h"
 #include "tools/probe_answer.h"
+#include "tools/static_page.h"
 #include "tools/table_info.h"
 #include "tools/utf8.h"
 
@@ -259,6 +261,36 @@ std::string with_info(std::string_view page, const nlohmann::json& info) {
   return body;
 }
 
+// The explorer's page with, in its <noscript> element, the position the request names (its
+// `position` and `rules`; without a position the start of the database's herd) drawn by the
+// server, its served folders named by their own names.
+std::string with_static_position(std::string_view page, const ServedDatabases& dbs,
+                                 const HttpRequest& req, const FolderNames& names) {
+  constexpr std::string_view kMarker = "<!--static-->";
+  std::string body(page);
+  const std::size_t at = body.find(kMarker);
+  if (at == std::string::npos) return body;
+  std::optional<std::string> position, rules;
+  for (const auto& [name, value] : req.query) {
+    if (name == "position" && !position) position = value;
+    if (name == "rules" && !rules) rules = value;
+  }
+  std::string html;
+  try {
+    const Database& db = dbs.select(rules.value_or(""));
+    if (!position && db.herd() > 0) {
+      Position start;
+      start.in_hand = {static_cast<std::uint8_t>(db.herd()), static_cast<std::uint8_t>(db.herd())};
+      position = to_string(start, db.game().board());
+    }
+    if (position) html = by_folder_names(names, static_position_html(db, *position));
+  } catch (const std::invalid_argument&) {
+    // Rules not served: the page's script says so; without it there is nothing to draw.
+  }
+  body.replace(at, kMarker.size(), html);
+  return body;
+}
+
 nlohmann::json info_json(const ServedDatabases& dbs) {
   nlohmann::json all = nlohmann::json::array();
   for (const auto& db : dbs.all()) {
@@ -404,18 +436,19 @@ void ProbeServer::add_routes() {
     return json_answer({{"status", "ok"}});
   });
   for (const ExplorerAsset& asset : explorer_assets()) {
-    const std::string body =
-        asset.path == std::string_view("/") ? with_info(asset.body, info) : std::string(asset.body);
-    // The page reads its own query (position, rules): any is taken.
+    const bool page = asset.path == std::string_view("/");
+    const std::string body = page ? with_info(asset.body, info) : std::string(asset.body);
+    // The page reads its own query (position, rules): any is taken. The page itself carries the
+    // position drawn by the server for a browser without scripts.
     http_.add_route("GET", std::string(asset.path),
-                    [asset, body](const HttpRequest&) {
+                    [this, &dbs, asset, body, page](const HttpRequest& req) {
                       // Everything the page needs comes from this server.
                       return HttpAnswer{
                           .content_type = std::string(asset.content_type),
-                          .body = body,
+                          .body = page ? with_static_position(body, dbs, req, folder_names_) : body,
                           .headers = {{"Content-Security-Policy", "default-src 'self'"}}};
                     },
-                    {.cross_origin = false, .long_running = false});
+                    {.cross_origin = false, .long_running = page});
   }
 }
 
