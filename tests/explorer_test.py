@@ -724,6 +724,28 @@ def narrow(browser, origin, check):
     browser.call("Emulation.clearDeviceMetricsOverride", session=True)
 
 
+def screenshots(browser, origin, check):
+    """The pictures of docs/screenshots, at 1280 and 400 px: the start, a placing position, a
+    position where the two metrics part, and a subspace's statistics, into OUT_DIR as
+    docs-<what>-<width>.png (copied to docs/screenshots when the page changes)."""
+    placing = "W......./..B...../........ w 2 2 2"
+    pages = (("start", url(origin, START), START), ("placing", url(origin, placing), placing),
+             ("metrics", url(origin, ISSUE_25), ISSUE_25),
+             ("statistics", f"{origin}/stats.html?rules=morabaraba&subspace=3v3", None))
+    for width in (1280, 400):
+        browser.width(width)
+        for name, address, position in pages:
+            browser.navigate(address)
+            if position:
+                browser.page(position)
+            else:
+                browser.drawn("stats")
+            path = os.path.join(OUT_DIR, f"docs-{name}-{width}.png")
+            browser.screenshot(path)
+            check(os.path.getsize(path) > 10_000, f"{path}: {os.path.getsize(path)} bytes")
+    browser.call("Emulation.clearDeviceMetricsOverride", session=True)
+
+
 def main():
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
@@ -747,7 +769,8 @@ def main():
             origin = re.match(r"listening on (http://[0-9.:]+)/", server.stdout.readline()).group(1)
             browser = Browser(chromium, profile)
             for scenario in (first_clicks, first_paint, editor, moves_and_keys, play, pure_toggle,
-                             statistics, koti_and_bars, cursed, by_search, every_preset, narrow):
+                             statistics, koti_and_bars, cursed, by_search, every_preset, narrow,
+                             screenshots):
                 try:
                     scenario(browser, origin, check)
                 except (TimeoutError, RuntimeError, StopIteration, KeyError) as e:
