@@ -740,6 +740,11 @@ def screenshots(browser, origin, check):
                 browser.page(position)
             else:
                 browser.drawn("stats")
+            if position and width == 400:  # on a phone the value and moves come first
+                order = browser.evaluate("['value', 'moves', 'board'].map(i => "
+                                         "document.getElementById(i).getBoundingClientRect().top)")
+                check(order[0] < order[2] and order[1] < order[2],
+                      f"{name} at 400 px: value, moves and board at {order}")
             path = os.path.join(OUT_DIR, f"docs-{name}-{width}.png")
             browser.screenshot(path)
             check(os.path.getsize(path) > 10_000, f"{path}: {os.path.getsize(path)} bytes")

@@ -759,11 +759,11 @@ async function start() {
     `${shown.subspace} is shown; set up any other position with the editor.`;
 }
 
-// The longest win of the largest subspace whose table reads in a moment (at most 10^7
+// The longest win of the largest subspace whose table reads in a moment (at most 10^6
 // canonical positions; /api/v1/stats reads a table whole), or of the smallest.
 async function worthSeeing(db) {
   const bySize = [...db.subspaces].sort((a, b) => a.canonical_positions - b.canonical_positions);
-  const quick = bySize.filter((s) => s.canonical_positions <= 1e7);
+  const quick = bySize.filter((s) => s.canonical_positions <= 1e6);
   const subspace = (quick.length ? quick[quick.length - 1] : bySize[0]).name;
   const stats = await getJson(`/api/v1/stats?${new URLSearchParams({ rules: db.rules, subspace })}`);
   return { subspace, position: stats.subspaces[subspace].longest_win_position };
