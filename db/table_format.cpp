@@ -175,7 +175,7 @@ void check_encodable(const TableHeader& header, bool barred_expected) {
   if (r.name.size() > kNameBytes)
     fail("rule name '" + r.name + "' is longer than " + std::to_string(kNameBytes) + " bytes");
   if (header.has_barred && !barred_expected) fail(barred_flag_error(header, barred_expected));
-  if (header.win_distances_only() && r.mill_reforming != MillReforming::kAllowed)
+  if (header.win_distances_only() && r.needs_history())
     fail("a table of win distances only under rules '" + r.name +
          "', which bar re-forming a mill: the positions with bars that follow its losses are "
          "not stored, so their distances could not be derived");
@@ -320,7 +320,7 @@ void decode_header(const ReadAt& read_at, std::uint64_t size, BarredExpected bar
     fail("format version " + std::to_string(version) +
          (header.win_distances_only() ? " with the win-distances flag, which version 6 introduced"
                                       : " without the win-distances flag that it is written for"));
-  if (header.win_distances_only() && r.mill_reforming != MillReforming::kAllowed)
+  if (header.win_distances_only() && r.needs_history())
     fail("a table of win distances only (version 6) under rules '" + r.name +
          "', which bar re-forming a mill: no writer makes one");
   if (header.contents == TableContents::kFull && header.has_barred != (version >= kVersion))

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it, each stage opened with the seconds since the start. First
-# clang-format checks that every C and C++ file is as .clang-format writes it; then an
-# address+undefined-behaviour sanitizer build
-# runs the game, indexer and table-format tests with the portable indexer; a ThreadSanitizer
-# build runs the multi-threaded probe tests of the table reader and its block cache (about a
-# minute; bench/README.md, "ThreadSanitizer"); then a Release build
-# with warnings as errors (and the BMI2 indexer where the CPU has it) runs every test through
-# ctest. The cross-checks of 4v3 and 3v4 against the simple test solver take minutes of CPU
-# time and gigabytes each (its level sweeps keep every move of the group) and run outside CI:
-# ctest -R FourVersusThree. So do the simple solver's comparisons of the history presets with
-# the same rules without bars (HistoryValues). Between the two, the build for app
-# authors (MORABARABA_PROBE_ONLY) in a clean folder, installed and linked by a C program through
-# pkg-config, and a C++ program on it through add_subdirectory (tests/probe_only_test.sh, about
-# a minute of CPU), and the fuzz targets of fuzz/ (clang, libFuzzer) built and run 8 seconds each
-# on their corpus (scripts/fuzz.sh: about three minutes with the build); ctest comes last, so
-# that its summary closes the output.
+# The whole test suite, as CI runs it, each stage opened with the seconds since the start
+# (bench/README.md, "The test suite", has where the time goes):
+# - clang-format checks that every C and C++ file is as .clang-format writes it;
+# - the sanitizer build (scripts/sanitizer_build.sh: clang, address and undefined-behaviour
+#   sanitizers, libFuzzer's coverage without its tracing of comparisons, the portable indexer)
+#   runs the game, indexer, table-format
+#   and solver tests (the small cases), then the fuzz targets of fuzz/, 8 s each on their corpus
+#   (scripts/fuzz.sh);
+# - a ThreadSanitizer build runs the multi-threaded probe tests of the table reader and its block
+#   cache;
+# - the build for app authors (MORABARABA_PROBE_ONLY) in a clean folder, installed and linked by
+#   a C program through pkg-config, and a C++ program on it through add_subdirectory
+#   (tests/probe_only_test.sh);
+# - a Release build with warnings as errors (and the BMI2 indexer where the CPU has it) runs
+#   every test through ctest;
+# - last, the probe library's tests (C++, C ABI, proof search) under the sanitizers, on the
+#   tables ctest's fixtures solved.
+# The cross-checks of 4v3 and 3v4 against the simple test solver take minutes of CPU time and
+# gigabytes each (its level sweeps keep every move of the group) and run outside CI: ctest -R
+# FourVersusThree. So do the simple solver's comparisons of the history presets with the same
+# rules without bars (HistoryValues).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -28,44 +33,59 @@ git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format --dry-run --Werror
 # tests here).
 export OMP_WAIT_POLICY=passive
 
-# The sanitizer builds at -O1 with line tables only: 40 % less compile time than
-# RelWithDebInfo's -O2 -g, and still a file and line in every report.
-sanitizer_build=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DMORABARABA_WERROR=ON -DMORABARABA_BENCH=OFF
-  -DMORABARABA_MPI=OFF)
+# Runs test programs of the sanitizer build, as many at once as there are cores, each with its
+# gtest filter (pairs of program and filter), and shows their outputs in turn.
+sanitized_tests() {
+  local args=("$@") out i t running=0 failed=0
+  out=$(mktemp -d)
+  for ((i = 0; i < ${#args[@]}; i += 2)); do
+    t=${args[i]}
+    if [ "$running" -ge "$jobs" ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
+    (
+      status=0
+      build-asan/bin/$t --gtest_brief=1 --gtest_filter="${args[i + 1]}" >"$out/$t" 2>&1 || status=$?
+      echo "$status" >"$out/$t.status"
+    ) &
+    running=$((running + 1))
+  done
+  wait
+  for ((i = 0; i < ${#args[@]}; i += 2)); do
+    t=${args[i]}
+    echo "== $t (address and undefined-behaviour sanitizers)"
+    cat "$out/$t"
+    if [ "$(cat "$out/$t.status")" -ne 0 ]; then
+      echo "$t failed (exit status $(cat "$out/$t.status"))"
+      failed=1
+    fi
+  done
+  rm -rf "$out"
+  return "$failed"
+}
 
-stage "the address and undefined-behaviour sanitizer build"
-cmake -S . -B build-asan "${sanitizer_build[@]}" -DMORABARABA_SANITIZE=ON -DMORABARABA_BMI2=OFF \
-  >/dev/null
-cmake --build build-asan --parallel "$jobs" --target game_test indexing_test db_test
-# The indexer's exhaustive sweeps of the larger subspaces run in the Release build only: under
-# the sanitizers they took 90 of indexing_test's 112 s, and walk the code its smaller tests walk.
-# The three programs run side by side, their outputs shown in turn.
-asan_filter=(game_test '*' indexing_test
-  '-*ExhaustiveSmallSubspaces:*VisitsEveryCanonicalPositionOnce:*MovingSubspacesMatchBurnside'
-  db_test '*')
-stage "game_test, indexing_test, db_test (address and undefined-behaviour sanitizers)"
-asan_out=$(mktemp -d)
-pids=()
-for ((i = 0; i < ${#asan_filter[@]}; i += 2)); do
-  t=${asan_filter[i]}
-  build-asan/bin/$t --gtest_brief=1 --gtest_filter="${asan_filter[i + 1]}" >"$asan_out/$t" 2>&1 &
-  pids+=($!)
-done
-asan_failed=0
-for ((i = 0; i < ${#asan_filter[@]}; i += 2)); do
-  t=${asan_filter[i]}
-  status=0
-  wait "${pids[i / 2]}" || status=$?
-  echo "== $t (address and undefined-behaviour sanitizers)"
-  cat "$asan_out/$t"
-  [ "$status" -eq 0 ] || { echo "$t failed (exit status $status)"; asan_failed=1; }
-done
-rm -rf "$asan_out"
-[ "$asan_failed" -eq 0 ]
+fuzz_targets=(position_fuzzer sanmill_fuzzer table_fuzzer barred_fuzzer checkpoint_fuzzer
+  http_fuzzer)
+stage "the sanitizer build (clang: address, undefined behaviour, libFuzzer's coverage)"
+scripts/sanitizer_build.sh -DMORABARABA_FUZZ_TRACE_CMP=OFF build-asan game_test indexing_test db_test solver_test \
+  whole_game_test probe_test proof_search_test c_api_test "${fuzz_targets[@]}"
+# The indexer's exhaustive sweeps of the larger subspaces and the solver's long cross-checks
+# run in the Release build only: they walk the code the small cases walk.
+stage "game, indexer, table-format and solver tests (address and undefined-behaviour sanitizers)"
+sanitized_tests game_test '*' \
+  indexing_test '-*ExhaustiveSmallSubspaces:*VisitsEveryCanonicalPositionOnce:*MovingSubspacesMatchBurnside' \
+  db_test '*' \
+  solver_test 'Solver.*:SolvedSmall.HouseRulesHaveThePublishedPureValues:SolvedSmall.HandCheckedPositions:CheckpointTest.*:FirstFailure.*' \
+  whole_game_test 'WholeGame.VerifierCatchesAnAlteredPlacingValue'
+stage "the fuzz targets, 8 s each (scripts/fuzz.sh)"
+FUZZ_BUILD=build-asan scripts/fuzz.sh 8 "${fuzz_targets[@]}"
 
+# The ThreadSanitizer build at -O1 with line tables, as the sanitizer build.
 stage "the ThreadSanitizer build"
-cmake -S . -B build-tsan "${sanitizer_build[@]}" -DMORABARABA_TSAN=ON >/dev/null
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DMORABARABA_WERROR=ON -DMORABARABA_BENCH=OFF \
+  -DMORABARABA_MPI=OFF -DMORABARABA_TSAN=ON >/dev/null
 cmake --build build-tsan --parallel "$jobs" --target db_test
 stage "db_test, threads (ThreadSanitizer)"
 TSAN_OPTIONS=halt_on_error=1 build-tsan/bin/db_test --gtest_brief=1 \
@@ -73,9 +93,6 @@ TSAN_OPTIONS=halt_on_error=1 build-tsan/bin/db_test --gtest_brief=1 \
 
 stage "the probe library alone (MORABARABA_PROBE_ONLY)"
 bash tests/probe_only_test.sh
-
-stage "the fuzz targets, 8 s each (scripts/fuzz.sh)"
-bash scripts/fuzz.sh 8
 
 stage "the Release build"
 cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Release -DMORABARABA_WERROR=ON >/dev/null
@@ -85,4 +102,9 @@ stage "every test (ctest)"
 # out) must not pass.
 (cd build-ci && ctest --parallel "$jobs" --output-on-failure --timeout 1200 --no-tests=error \
   -E 'FourVersusThree|HistoryValues')
+
+stage "the probe library's tests (address and undefined-behaviour sanitizers)"
+MORABARABA_TEST_DB=$PWD/build-ci/tests/probe_db sanitized_tests \
+  probe_test '-*VerifierChecksTheBarredSectionOfMssa1' c_api_test '*' \
+  proof_search_test '-*RandomPlacingPositionsOfEveryLayer'
 stage "done"

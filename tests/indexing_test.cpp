@@ -419,16 +419,18 @@ TEST(SubspaceIndex, KotiExhaustiveAndSampled) {
 // group's positions over the group's representative.
 TEST(OtherMajorOrder, VisitsEveryCanonicalPositionOnce) {
   for (const Board* board : {&Board::morabaraba(), &Board::koti()})
-    for (auto [m, o] : {std::pair{0, 0},
-                        {1, 0},
-                        {0, 1},
-                        {2, 2},
-                        {3, 1},
-                        {1, 3},
-                        {4, 3},
-                        {3, 4},
-                        {12, 11},
-                        {11, 12}}) {
+    for (const std::pair<int, int>& counts : {std::pair{0, 0},
+                                              {1, 0},
+                                              {0, 1},
+                                              {2, 2},
+                                              {3, 1},
+                                              {1, 3},
+                                              {4, 3},
+                                              {3, 4},
+                                              {12, 11},
+                                              {11, 12}}) {
+      // Not a structured binding: clang 14 cannot capture one in a lambda.
+      const int m = counts.first, o = counts.second;
       const SubspaceIndex index(*board, {m, o});
       const OtherMajorOrder order(*board, {m, o});
       const SubspaceIndex others(*board, {o, 0});

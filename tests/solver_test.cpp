@@ -1,9 +1,12 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -78,15 +81,37 @@ struct Literal {
   char chars[N];
 };
 
-// A folder solved once for a suite of tests: its name, the preset and the target unit.
+// A folder solved once for a suite of tests: its name, the preset and the target unit. The
+// tests only read it. ctest runs each test in a process of its own: with MORA_SOLVED_FOLDERS
+// set (tests/CMakeLists.txt: a folder that each ctest run starts empty), a suite's first process
+// solves into it, holding a lock, and the suite's later ones read what it solved.
 template <Literal kName, Literal kRules, Subspace kUnit>
 class Solved : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    folder_ = new fs::path(solve_into(kName.chars, Rules::preset(kRules.chars), {kUnit}));
+    const char* shared = std::getenv("MORA_SOLVED_FOLDERS");
+    if (shared == nullptr) {
+      folder_ = new fs::path(solve_into(kName.chars, Rules::preset(kRules.chars), {kUnit}));
+      return;
+    }
+    const fs::path folder = fs::path(shared) / kName.chars;
+    fs::create_directories(shared);
+    const int lock =
+        ::open((folder.string() + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    ASSERT_GE(lock, 0) << folder;
+    ASSERT_EQ(::flock(lock, LOCK_EX), 0) << folder;
+    const fs::path solved = folder.string() + ".solved";
+    if (!fs::exists(solved)) {
+      fs::remove_all(folder);
+      std::ostringstream log;
+      solver::solve({folder, Rules::preset(kRules.chars), {kUnit}, false}, log);
+      std::ofstream{solved};
+    }
+    ::close(lock);
+    folder_ = new fs::path(folder);
   }
   static void TearDownTestSuite() {
-    fs::remove_all(*folder_);
+    if (std::getenv("MORA_SOLVED_FOLDERS") == nullptr) fs::remove_all(*folder_);
     delete folder_;
   }
   static fs::path* folder_;
