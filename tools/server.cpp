@@ -278,11 +278,8 @@ std::string with_static_position(std::string_view page, const ServedDatabases& d
   std::string html;
   try {
     const Database& db = dbs.select(rules.value_or(""));
-    if (!position && db.herd() > 0) {
-      Position start;
-      start.in_hand = {static_cast<std::uint8_t>(db.herd()), static_cast<std::uint8_t>(db.herd())};
-      position = to_string(start, db.game().board());
-    }
+    if (!position && db.herd() > 0)
+      position = to_string(Position::start(db.herd()), db.game().board());
     if (position) html = by_folder_names(names, static_position_html(db, *position));
   } catch (const std::invalid_argument&) {
     // Rules not served: the page's script says so; without it there is nothing to draw.
