@@ -149,14 +149,14 @@ class Api(unittest.TestCase):
 
     def test_position_both_notations(self):
         shown = run("show", "--rules", "mssa-1", "--position", MSSA_BAR)
-        fen = re.search(r"^sanmill: +(.*)$", shown, re.M).group(1)
+        fen = re.search(r"^sanmill \(herd \d+\): (.*)$", shown, re.M).group(1)
         status, both = self.get("/api/v1/position", position=MSSA_BAR, rules="mssa-1")
-        self.assertEqual((status, both), (200, {"position": MSSA_BAR, "sanmill": fen}))
+        self.assertEqual((status, both), (200, {"position": MSSA_BAR, "sanmill": fen, "herd": 12}))
         status, back = self.get("/api/v1/position", sanmill=fen, rules="mssa-1")
         self.assertEqual(back["sanmill"], fen)
         koti = "......../......../......../. w 3 3 0"
         self.assertEqual(self.get("/api/v1/position", position=koti, rules="koti"),
-                         (200, {"position": koti, "sanmill": None}))
+                         (200, {"position": koti, "sanmill": None, "herd": 3}))
         # Errors: the command line's messages.
         status, error = self.get("/api/v1/position", position="WWWW..../......../........ w 0 0 0")
         self.assertEqual(status, 400)
@@ -165,6 +165,36 @@ class Api(unittest.TestCase):
         self.assertIn(error["error"], shown.stderr)
         self.assertEqual(self.get("/api/v1/position")[0], 400)
         self.assertEqual(self.get("/api/v1/position", position=koti, sanmill=fen)[0], 400)
+
+    def test_sanmill_move_number_follows_the_herd_named(self):
+        """The FEN's move number counts from the herd each door names: the folder's (herd 3
+        here, or the smallest that holds a larger position) or the one asked for, as `show
+        --herd` takes it; what that herd cannot reach is refused at both doors in the same
+        words."""
+        placing = "W......./......../....B... w 2 2 0"
+        for herd in (None, 3, 7, 12):
+            shown = run("show", "--herd", str(herd or 3), "--position", placing)
+            match = re.search(r"^sanmill \(herd (\d+)\): (.*)$", shown, re.M)
+            params = {"position": placing} if herd is None else {"position": placing, "herd": herd}
+            status, both = self.get("/api/v1/position", **params)
+            self.assertEqual(status, 200, both)
+            self.assertEqual((both["herd"], both["sanmill"]), (int(match.group(1)), match.group(2)))
+            status, back = self.get("/api/v1/position", sanmill=both["sanmill"], herd=both["herd"])
+            self.assertEqual((status, back["position"]), (200, placing))
+        move_numbers = {herd: self.get("/api/v1/position", position=placing, herd=herd)[1]["sanmill"]
+                        .split()[-1] for herd in (3, 12)}
+        self.assertEqual(move_numbers, {3: "2", 12: "11"})
+        # Count 1 with six in hand: herd 4 at least, which the folder's default follows.
+        unreached = "......../......../........ w 3 3 1"
+        status, error = self.get("/api/v1/position", position=unreached, herd=3)
+        self.assertEqual(status, 400)
+        shown = subprocess.run([TOOL, "show", "--herd", "3", "--position", unreached],
+                               capture_output=True, text=True)
+        self.assertIn(error["error"], shown.stderr)
+        self.assertEqual(self.get("/api/v1/position", position=unreached)[1]["herd"], 4)
+        self.assertEqual(self.get("/api/v1/position", position=unreached, herd=12)[0], 200)
+        for bad in ("2", "13", "x"):
+            self.assertEqual(self.get("/api/v1/position", position=placing, herd=bad)[0], 400)
 
     def test_flags_and_game_over(self):
         for position in random_positions(random.Random(5), 30):

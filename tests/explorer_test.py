@@ -364,7 +364,7 @@ def editor(browser, origin, check):
     # Its Sanmill FEN is `show`'s; swap colours, then the FEN imported gives it back.
     shown_cli = subprocess.run([TOOL, "show", "--herd", "3", "--position", expected],
                                capture_output=True, text=True).stdout
-    fen = re.search(r"^sanmill: +(.*)$", shown_cli, re.M).group(1)
+    fen = re.search(r"^sanmill \(herd \d+\): (.*)$", shown_cli, re.M).group(1)
     deadline, page_fen = time.monotonic() + 10, None
     while page_fen != fen and time.monotonic() < deadline:
         time.sleep(0.05)

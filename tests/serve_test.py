@@ -411,6 +411,9 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(list(databases), ["morabaraba", "malom", "msa-tournament"])
         self.assertEqual(databases["morabaraba"]["herd"], 3)
         self.assertEqual(databases["malom"]["herd"], 0)
+        # The herd's start as the explorer opens it; the moving phase alone has none.
+        self.assertEqual(databases["morabaraba"]["start"], "......../......../........ w 3 3 0")
+        self.assertEqual(databases["malom"]["start"], "......../......../........ w 0 0 0")
         names = {s["name"] for s in databases["morabaraba"]["subspaces"]}
         self.assertIn("3v3", names)
         self.assertIn("0v0+3+3", names)

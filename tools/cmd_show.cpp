@@ -48,7 +48,9 @@ int run_show(const std::vector<std::string>& args) {
   validate_bars(game.rules(), pos);
   validate_count(game.rules(), pos);
   std::cout << diagram(board, pos) << "position: " << to_string(pos, board) << '\n';
-  if (sanmill_has(board)) std::cout << "sanmill:  " << to_sanmill_fen(pos, cows, board) << '\n';
+  // The FEN's move number counts the cows placed of the herd: say which.
+  if (sanmill_has(board))
+    std::cout << "sanmill (herd " << cows << "): " << to_sanmill_fen(pos, cows, board) << '\n';
   std::cout << '\n';
   if (const Outcome outcome = game.outcome(pos); outcome != Outcome::kOngoing) {
     std::cout << "game over: " << game_over_reason(game, pos, outcome) << '\n';

@@ -11,6 +11,7 @@
 #include "game/bar_text.h"
 #include "game/notation.h"
 #include "game/sanmill_fen.h"
+#include "game/text.h"
 #include "tools/explorer_assets.h"
 #include "tools/probe_answer.h"
 #include "tools/static_page.h"
@@ -182,12 +183,14 @@ HttpAnswer answer_batch(const FolderNames& names, Answer&& answer, std::string_v
 }
 
 // GET /api/v1/position: the position of `position` or of `sanmill` (a Sanmill FEN) in both
-// notations, the FEN null on a board Sanmill does not have.
+// notations, the FEN null on a board Sanmill does not have. The FEN's move number counts the
+// cows placed of the herd a player starts with: `herd` where given (a position that herd cannot
+// reach is refused, as `show --herd` refuses it), else the folder's, or the smallest herd that
+// holds the position where the folder's is smaller (the rules' cows where the folder holds no
+// whole game).
 HttpAnswer answer_position(const Database& db, const ProbeServer::Parameters& p) {
   const Board& board = db.game().board();
   const int cows = db.rules().cows_per_player;
-  // The FEN's move number counts the cows placed of those a player starts with.
-  const int herd = db.herd() > 0 ? db.herd() : cows;
   const auto position = p.find("position"), sanmill = p.find("sanmill");
   if ((position == p.end()) == (sanmill == p.end()))
     throw ParseError("give exactly one of the parameters 'position' and 'sanmill'");
@@ -197,10 +200,17 @@ HttpAnswer answer_position(const Database& db, const ProbeServer::Parameters& p)
                                            : parse_sanmill_fen(text, cows, board);
   validate_bars(db.rules(), pos);
   validate_count(db.rules(), pos);
+  int herd = db.herd() > 0 ? std::max(db.herd(), herd_of(pos)) : cows;
+  if (const auto given = p.find("herd"); given != p.end()) {
+    herd = static_cast<int>(
+        text::parse_number(given->second, "the parameter 'herd'", kFewestCowsToPlay, cows));
+    validate_position(pos, herd, board);
+  }
   return json_answer(
       {{"position", to_string(pos, board)},
        {"sanmill",
-        sanmill_has(board) ? nlohmann::json(to_sanmill_fen(pos, herd, board)) : nlohmann::json()}});
+        sanmill_has(board) ? nlohmann::json(to_sanmill_fen(pos, herd, board)) : nlohmann::json()},
+       {"herd", herd}});
 }
 
 // The statistics of `info --json` by database and subspace, worked out on the first request
@@ -306,6 +316,7 @@ nlohmann::json info_json(const ServedDatabases& dbs) {
     all.push_back({{"rules", db->rules().name},
                    {"description", db->rules().describe()},
                    {"herd", db->herd()},
+                   {"start", to_string(Position::start(db->herd()), db->game().board())},
                    {"cows_per_player", db->rules().cows_per_player},
                    {"ply_limit", db->rules().ply_limit},
                    {"needs_history", db->rules().needs_history()},
@@ -386,7 +397,7 @@ void ProbeServer::add_routes() {
         return probe(p, {.explain = true, .mainline = true});
       },
       /*long_running=*/true);
-  add_api_route("GET", "/api/v1/position", {"position", "sanmill", "rules"},
+  add_api_route("GET", "/api/v1/position", {"position", "sanmill", "rules", "herd"},
                 [&dbs](const Parameters& p, std::string_view) {
                   return answer_position(requested(dbs, p), p);
                 });

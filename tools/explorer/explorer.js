@@ -61,11 +61,6 @@ function boardFieldOf(cows) {
   return parts.join("/");
 }
 
-// The start of the database's herd; a database of the moving phase only has none, so the
-// editor opens on an empty board there.
-const startPosition = (db) =>
-  `${boardFieldOf({})} w ${db.herd} ${db.herd} 0`;
-
 // Barred lines (mssa-1) and barred moves (house-003) of the bar fields, by colour.
 function barsOf(position) {
   const bars = [];
@@ -442,8 +437,10 @@ async function fillEditor() {
   try {
     const both = await getJson(`/api/v1/position?${new URLSearchParams({ position: state.position, rules: state.rules })}`);
     if (both.position === state.position || stringOf(fieldsOf(both.position)) === state.position)
-      if (both.sanmill) $("sanmill").value = both.sanmill;
-      else $("sanmill").placeholder = "(Sanmill has no such board)";
+      if (both.sanmill) {
+        $("sanmill").value = both.sanmill;
+        $("sanmill-label").textContent = `Sanmill FEN (move number of a herd of ${both.herd})`;
+      } else $("sanmill").placeholder = "(Sanmill has no such board)";
   } catch (e) {
     // The error is shown once, by the probe.
   }
@@ -659,7 +656,7 @@ function listen() {
     state.rules = $("rules").value;
     state.lastMove = "";
     stopPlay();
-    show(startPosition(database()), true);
+    show(database().start, true);
   });
   $("goto").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -672,7 +669,7 @@ function listen() {
   $("edit-done").addEventListener("click", () => setEditing(false));
   for (const id of ["edit-side", "edit-white-hand", "edit-black-hand", "edit-count", "edit-bars"])
     $(id).addEventListener("change", () => show(edited(cowsOf(state.position)), false));
-  $("edit-start").addEventListener("click", () => show(startPosition(database()), false));
+  $("edit-start").addEventListener("click", () => show(database().start, false));
   $("edit-clear").addEventListener("click", () => {
     $("edit-bars").value = "";
     show(edited({}), false);
@@ -747,12 +744,12 @@ async function start() {
   const moves = (params.get("moves") || "").split(/[\s,]+/).filter((m) => m);
   if (params.get("position") && moves.length) return replay(params.get("position"), moves);
   if (params.get("position") || database().herd > 0)
-    return show(params.get("position") || startPosition(database()), false);
+    return show(params.get("position") || database().start, false);
   // A folder of the moving phase has no start: it opens on the longest win of a subspace.
   const shown = await worthSeeing(database());
   if (!shown.position) {  // a subspace without a win: the editor on an empty board
     setEditing(true);
-    return show(`${boardFieldOf({})} w 0 0 0`, false);
+    return show(database().start, false);  // the empty board, no cows in hand
   }
   await show(shown.position, false);
   $("status").textContent = `This database holds the moving phase only: the longest win of ` +
