@@ -224,12 +224,12 @@ namespace {
 
 // An entry in 32 bits, as decode_table() keeps it: the derived exits of the largest units read
 // tables of two billion positions and more.
-std::uint32_t pack(const Entry& e) {
+std::uint32_t pack_entry(const Entry& e) {
   return std::uint32_t{e.distance} << 16 | std::uint32_t{e.plies_to_mill} << 8 |
          static_cast<std::uint32_t>(e.rule) << 2 | static_cast<std::uint32_t>(e.wdl);
 }
 
-Entry unpack(std::uint32_t p) {
+Entry unpack_entry(std::uint32_t p) {
   return {static_cast<Wdl>(p & 3), static_cast<RuleWdl>(p >> 2 & 7),
           static_cast<std::uint8_t>(p >> 8), static_cast<std::uint16_t>(p >> 16)};
 }
@@ -254,7 +254,7 @@ std::uint64_t Database::decode_table(const Subspace& s) {
   for (std::uint64_t begin = 0; begin < n; begin += kChunk) {
     const std::span<Entry> part(chunk.data(), std::min(kChunk, n - begin));
     t.reader->read(begin, part);
-    std::ranges::transform(part, packed.begin() + static_cast<std::ptrdiff_t>(begin), pack);
+    std::ranges::transform(part, packed.begin() + static_cast<std::ptrdiff_t>(begin), pack_entry);
   }
   t.decoded = std::move(packed);
   decoded_bytes_ += bytes;
@@ -285,7 +285,7 @@ const Database::Table& Database::table_for(const Position& pos) const {
 
 Entry Database::entry(Bitboard mover, Bitboard other, int mover_in_hand, int other_in_hand) const {
   const Table& t = table_for(mover, other, mover_in_hand, other_in_hand);
-  if (!t.decoded.empty()) return unpack(t.decoded[t.index.index(mover, other)]);
+  if (!t.decoded.empty()) return unpack_entry(t.decoded[t.index.index(mover, other)]);
   const Entry stored = t.reader->probe(t.index.index(mover, other));
   if (stored.wdl != Wdl::kLoss || !t.reader->header().win_distances_only()) return stored;
   Position pos;
@@ -359,7 +359,7 @@ Entry Database::entry_from_successors(const Position& pos) const {
   for (int i = 0; i < list.size(); ++i) {
     const bool mill = game_.restarts_count(pos, list[i]);
     if (decoded_at[i]) {
-      fold.add(unpack(*decoded_at[i]), mill);
+      fold.add(unpack_entry(*decoded_at[i]), mill);
       continue;
     }
     const Position child = game_.make(pos, list[i]);

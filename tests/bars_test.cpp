@@ -9,10 +9,13 @@
 #include "game/bar_text.h"
 #include "game/movegen.h"
 #include "game/notation.h"
+#include "tests/game_helpers.h"
 #include "tests/reference_movegen.h"
 
 namespace mora {
 namespace {
+
+using testing::play;
 
 using Plies = std::set<std::string>;
 
@@ -23,10 +26,6 @@ const Game& mssa() {
 const Game& house003() {
   static const Game game(Rules::preset("house-003"));
   return game;
-}
-
-Position play(const Game& game, const Position& pos, std::string_view move) {
-  return game.make(pos, parse_move(game, pos, move));
 }
 
 // White: the mill a1-d1-g1, f4 and e4; g1-g4 breaks the mill and forms g4-f4-e4. Black: the

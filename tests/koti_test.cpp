@@ -135,12 +135,12 @@ TEST(Koti, SanmillFenIsRefused) {
 }
 
 // Black's four corner cows are walled in: a7 by d7, a4 and b6 (the half diagonal), and so on.
-Position blocked_black(Color side) {
+Position blocked_black_on_koti(Color side) {
   return moving("d7 a4 b6 g4 f6 d1 b2 f2", "a7 g7 a1 g1", side);
 }
 
 TEST(Koti, BlockedPlayerPasses) {
-  const Position pos = blocked_black(kBlack);
+  const Position pos = blocked_black_on_koti(kBlack);
   MoveList list;
   koti().generate(pos, list);
   ASSERT_EQ(list.size(), 1);
@@ -179,9 +179,9 @@ TEST(Koti, PerftThroughAPassByHand) {
   // Black passes; then of White's cows d7-d6, a4-b4, g4-f4 and d1-d2 each close a middle-ring
   // side and may shoot any of the four black cows (4 plies each), and b6, f6, b2 and f2 have
   // two quiet slides each (b6 does not reach c5 on this board): 4 * 4 + 4 * 2 = 24.
-  EXPECT_EQ(perft(koti(), blocked_black(kBlack), 1), 1u);
-  EXPECT_EQ(perft(koti(), blocked_black(kBlack), 2), 24u);
-  EXPECT_EQ(perft(koti(), blocked_black(kWhite), 1), 24u);
+  EXPECT_EQ(perft(koti(), blocked_black_on_koti(kBlack), 1), 1u);
+  EXPECT_EQ(perft(koti(), blocked_black_on_koti(kBlack), 2), 24u);
+  EXPECT_EQ(perft(koti(), blocked_black_on_koti(kWhite), 1), 24u);
 }
 
 TEST(Koti, AnyCowMayBeShotAndTheCentreLinesMill) {

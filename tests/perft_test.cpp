@@ -4,15 +4,13 @@
 
 #include "game/movegen.h"
 #include "game/notation.h"
+#include "tests/game_helpers.h"
 #include "tests/reference_movegen.h"
 
 namespace mora {
 namespace {
 
-const Game& house() {
-  static const Game game(Rules::preset("morabaraba"));
-  return game;
-}
+using testing::house;
 
 TEST(Perft, StartByHand) {
   // No mill can be formed before the fifth ply: 24, 24*23, 24*23*22, 24*23*22*21.

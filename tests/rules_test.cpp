@@ -5,19 +5,19 @@
 
 #include "game/movegen.h"
 #include "game/notation.h"
+#include "tests/game_helpers.h"
 #include "tests/reference_movegen.h"
 
 namespace mora {
 namespace {
 
+using testing::house;
+using testing::play;
+
 using ref::canonical_plies;
 using ref::position_from_names;
 using Plies = std::set<std::string>;
 
-const Game& house() {
-  static const Game game(Rules::preset("morabaraba"));
-  return game;
-}
 const Game& msa() {
   static const Game game(Rules::preset("msa-tournament"));
   return game;
@@ -30,10 +30,6 @@ Plies starting_with(const Game& game, const Position& pos, const std::string& pr
     if (p.rfind(prefix, 0) == 0 && (p.size() == prefix.size() || p[prefix.size()] == 'x'))
       out.insert(p);
   return out;
-}
-
-Position play(const Game& game, const Position& pos, std::string_view move) {
-  return game.make(pos, parse_move(game, pos, move));
 }
 
 TEST(Rules, PlacingPutsACowOnAnyEmptyPoint) {
