@@ -5,7 +5,7 @@
 # - the sanitizer build (scripts/sanitizer_build.sh: clang, address and undefined-behaviour
 #   sanitizers, libFuzzer's coverage without its tracing of comparisons, the portable indexer)
 #   runs the game, indexer, table-format
-#   and solver tests (the small cases), then the fuzz targets of fuzz/, 8 s each on their corpus
+#   and solver tests (the small cases), then the fuzz targets of fuzz/, 5 s each on their corpus
 #   (scripts/fuzz.sh);
 # - a ThreadSanitizer build runs the multi-threaded probe tests of the table reader and its block
 #   cache;
@@ -15,15 +15,16 @@
 # - a Release build with warnings as errors (and the BMI2 indexer where the CPU has it) runs
 #   every test through ctest;
 # The sanitizer and Release builds are unity builds (CMAKE_UNITY_BUILD: a target's files compiled
-# eight to a unit, each header parsed once a unit): 40 % less time. The ThreadSanitizer and
-# probe-only builds (the probe library's layers) compile file by file, as developers' builds
-# and the README's do.
+# eight to a unit, each header parsed once a unit): 40 % less time; so are the ThreadSanitizer
+# and probe-only builds. Developers' builds and the README's compile file by file, which catches
+# a file that compiles only after another's includes.
 # - last, the probe library's tests (C++, C ABI, proof search) under the sanitizers, on the
 #   tables ctest's fixtures solved.
 # The cross-checks of 4v3 and 3v4 against the simple test solver take minutes of CPU time and
 # gigabytes each (its level sweeps keep every move of the group) and run outside CI: ctest -R
 # FourVersusThree. So do the simple solver's comparisons of the history presets with the same
-# rules without bars (HistoryValues).
+# rules without bars (HistoryValues), and msa-tournament's herd-4 whole game against the simple
+# solvers (OutOfCi; its herd 3 runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -75,23 +76,25 @@ stage "the sanitizer build (clang: address, undefined behaviour, libFuzzer's cov
 scripts/sanitizer_build.sh -DMORABARABA_FUZZ_TRACE_CMP=OFF -DCMAKE_UNITY_BUILD=ON build-asan \
   game_test indexing_test db_test solver_test whole_game_test probe_test proof_search_test \
   c_api_test "${fuzz_targets[@]}"
-# The indexer's and move generator's sweeps of the larger subspaces and deepest perfts, and the
-# solver's long cross-checks, run in the Release build only: they walk the code the small cases
-# walk.
+# The indexer's sweeps (larger subspaces, the Koti and Nine Men's Morris boards), the deepest
+# perfts and the solver's long cross-checks run in the Release build only: they walk the code
+# the small cases walk.
 stage "game, indexer, table-format and solver tests (address and undefined-behaviour sanitizers)"
-sanitized_tests game_test '-Perft.StartDepth6AgreesWithReferenceBySymmetry:Bars.PerftFromTheStart' \
-  indexing_test '-*ExhaustiveSmallSubspaces:*VisitsEveryCanonicalPositionOnce:*MovingSubspacesMatchBurnside:*SymmetricPositions' \
-  db_test '*' \
+# Longest first, for the lanes to end together.
+sanitized_tests \
   solver_test 'Solver.*:SolvedSmall.HouseRulesHaveThePublishedPureValues:SolvedSmall.HandCheckedPositions:CheckpointTest.*:FirstFailure.*' \
-  whole_game_test 'WholeGame.VerifierCatchesAnAlteredPlacingValue'
-stage "the fuzz targets, 8 s each (scripts/fuzz.sh)"
-FUZZ_BUILD=build-asan scripts/fuzz.sh 8 "${fuzz_targets[@]}"
+  game_test '-Perft.StartDepth6AgreesWithReferenceBySymmetry:Bars.PerftFromTheStart' \
+  db_test '*' \
+  whole_game_test 'WholeGame.VerifierCatchesAnAlteredPlacingValue' \
+  indexing_test '-*ExhaustiveSmallSubspaces:*VisitsEveryCanonicalPositionOnce:*MovingSubspacesMatchBurnside:*SymmetricPositions:*KotiExhaustiveAndSampled:*NineMensMorrisExhaustive'
+stage "the fuzz targets, 5 s each (scripts/fuzz.sh)"
+FUZZ_BUILD=build-asan scripts/fuzz.sh 5 "${fuzz_targets[@]}"
 
 # The ThreadSanitizer build at -O1 with line tables, as the sanitizer build.
 stage "the ThreadSanitizer build"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DMORABARABA_WERROR=ON -DMORABARABA_BENCH=OFF \
-  -DMORABARABA_MPI=OFF -DMORABARABA_TSAN=ON >/dev/null
+  -DMORABARABA_MPI=OFF -DMORABARABA_TSAN=ON -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build build-tsan --parallel "$jobs" --target db_test
 stage "db_test, threads (ThreadSanitizer)"
 TSAN_OPTIONS=halt_on_error=1 build-tsan/bin/db_test --gtest_brief=1 \
@@ -108,7 +111,7 @@ stage "every test (ctest)"
 # --no-tests=error: a build whose GoogleTest went missing (CMakeLists.txt then leaves the tests
 # out) must not pass.
 (cd build-ci && ctest --parallel "$jobs" --output-on-failure --timeout 1200 --no-tests=error \
-  -E 'FourVersusThree|HistoryValues')
+  -E 'FourVersusThree|HistoryValues|OutOfCi')
 
 stage "the probe library's tests (address and undefined-behaviour sanitizers)"
 MORABARABA_TEST_DB=$PWD/build-ci/tests/probe_db sanitized_tests \

@@ -15,7 +15,8 @@ rm -rf "$work/build" "$work/prefix" && mkdir -p "$work"
 
 # Unoptimised and without debug information (a third less compile time): these builds check
 # what is installed and how it links; the Release build of the whole tree checks the code.
-build_options=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0)
+# Unity builds (a target's files compiled together) halve the two builds' time.
+build_options=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_UNITY_BUILD=ON)
 if command -v ninja >/dev/null; then build_options+=(-G Ninja); fi  # else cmake's default, make
 if command -v ccache >/dev/null; then
   build_options+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
