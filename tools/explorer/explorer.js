@@ -434,6 +434,7 @@ async function fillEditor() {
   $("edit-bars-label").hidden = !database().needs_history && !f.bars.length;
   $("sanmill").value = "";
   $("sanmill").placeholder = "";
+  $("sanmill-label").textContent = "Sanmill FEN";
   try {
     const both = await getJson(`/api/v1/position?${new URLSearchParams({ position: state.position, rules: state.rules })}`);
     if (both.position === state.position || stringOf(fieldsOf(both.position)) === state.position)
