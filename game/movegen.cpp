@@ -154,9 +154,7 @@ Outcome Game::outcome(const Position& pos, bool apply_ply_limit) const {
   if (pos.too_few_cows(pos.side_to_move)) return Outcome::kLoss;
   if (!pos.placing() && pos.occupied() == board_->all_points() && rules_.full_board_draw)
     return Outcome::kDraw;
-  MoveList list;
-  generate(pos, list);
-  if (list.empty()) return Outcome::kLoss;
+  if (!has_ply(pos) && !passes(pos)) return Outcome::kLoss;  // generate() would list nothing
   if (apply_ply_limit && limit_reached(pos)) return Outcome::kDraw;
   return Outcome::kOngoing;
 }

@@ -110,6 +110,12 @@ class Game {
   // For hot loops that need no Move list.
   template <typename F>
   void for_each_ply(const Position& pos, F&& f) const;
+  // Whether generate() lists a ply other than the pass, found without listing them: the first
+  // placement or move the side to move's bar lets through (each leads to one ply at least, as
+  // a mill's shots always leave one choice).
+  bool has_ply(const Position& pos) const {
+    return any_step(pos, [](Point, Point, Bitboard) { return true; });
+  }
   // The plies of for_each_ply() that form a mill, as f(from, to, shots); returns how many
   // plies form none, counted without generating them one by one (for the solver's move counts).
   template <typename F>
@@ -207,6 +213,10 @@ class Game {
                   [&](Bitboard shots) { f(from, to, shots); });
   }
 
+  // Calls step(from, to, after) for each placement or move of the side to move that its bar lets
+  // through (`after`: the mover's cows then), until one returns true; whether one did.
+  template <typename F>
+  bool any_step(const Position& pos, F&& step) const;
   // Whether `bar` forbids moving from `from` to `to`, which leaves the mover's cows `after`.
   bool barred(const Bar& bar, Point from, Point to, Bitboard after) const {
     if (bar.from == from && bar.to == to) return true;
@@ -283,35 +293,43 @@ void Game::for_each_shot(const Position& pos, int shots, Bitboard first_targets,
 }
 
 template <typename F>
-void Game::for_each_ply(const Position& pos, F&& f) const {
+bool Game::any_step(const Position& pos, F&& step) const {
   const Color us = pos.side_to_move;
-  if (pos.too_few_cows(us)) return;
+  if (pos.too_few_cows(us)) return false;
   const Bitboard empty = board_->all_points() & ~pos.occupied();
   const Bitboard ours = pos.cows[us];
-  std::optional<Bitboard> first_targets;  // computed at the first mill: most positions have none
-  // A move away from a line never completes it, so the mill points of `ours` cover them all.
-  const Bitboard mill_points = board_->mill_points(ours);
   const Bar& bar = pos.bars[us];
-  auto emit = [&](Point from, Point to) {
+  auto let_through = [&](Point from, Point to) {
     const Bitboard after = (from == kNoPoint ? ours : ours & ~bit(from)) | bit(to);
-    if (barred(bar, from, to, after)) return;
-    const int mills = mill_points & bit(to) ? board_->mills_formed(after, to) : 0;
-    if (mills == 0) {
-      f(from, to, Bitboard{0});
-      return;
-    }
-    for_each_mill_shot(pos, from, to, mills, first_targets, f);
+    return !barred(bar, from, to, after) && step(from, to, after);
   };
   if (pos.in_hand[us] > 0) {
-    for (Bitboard to = empty; to; to &= to - 1) emit(kNoPoint, std::countr_zero(to));
+    for (Bitboard to = empty; to; to &= to - 1)
+      if (let_through(kNoPoint, std::countr_zero(to))) return true;
   } else if (pos.in_hand[opposite(us)] == 0) {
     const bool flying = flies(pos, us);
     for (Bitboard froms = ours; froms; froms &= froms - 1) {
       const Point from = std::countr_zero(froms);
       for (Bitboard to = flying ? empty : board_->neighbours(from) & empty; to; to &= to - 1)
-        emit(from, std::countr_zero(to));
+        if (let_through(from, std::countr_zero(to))) return true;
     }
   }
+  return false;
+}
+
+template <typename F>
+void Game::for_each_ply(const Position& pos, F&& f) const {
+  std::optional<Bitboard> first_targets;  // computed at the first mill: most positions have none
+  // A move away from a line never completes it, so the mill points of `ours` cover them all.
+  const Bitboard mill_points = board_->mill_points(pos.mover());
+  any_step(pos, [&](Point from, Point to, Bitboard after) {
+    const int mills = mill_points & bit(to) ? board_->mills_formed(after, to) : 0;
+    if (mills == 0)
+      f(from, to, Bitboard{0});
+    else
+      for_each_mill_shot(pos, from, to, mills, first_targets, f);
+    return false;
+  });
 }
 
 template <typename F>

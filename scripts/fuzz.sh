@@ -9,6 +9,7 @@
 #   scripts/fuzz.sh [SECONDS [TARGET...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/each_on_a_core.sh
 seconds=${1:-10}
 [ $# -gt 0 ] && shift
 targets=("$@")
@@ -28,17 +29,8 @@ run() {
     "fuzz/corpus/$t" >"$scratch/$t.log" 2>&1 || status=$?
   echo "$status" >"$scratch/$t.status"
 }
-# Each target is single-threaded: run one a core, then report in the order given.
-running=0
-for t in "${targets[@]}"; do
-  if [ "$running" -ge "$(nproc)" ]; then
-    wait -n
-    running=$((running - 1))
-  fi
-  run "$t" &
-  running=$((running + 1))
-done
-wait
+# Each target is single-threaded: one a core, then reported in the order given.
+each_on_a_core run "${targets[@]}"
 failed=()
 for t in "${targets[@]}"; do
   status=$(cat "$scratch/$t.status")

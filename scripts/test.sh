@@ -23,10 +23,11 @@
 # The cross-checks of 4v3 and 3v4 against the simple test solver take minutes of CPU time and
 # gigabytes each (its level sweeps keep every move of the group) and run outside CI: ctest -R
 # FourVersusThree. So do the simple solver's comparisons of the history presets with the same
-# rules without bars (HistoryValues), and msa-tournament's herd-4 whole game against the simple
-# solvers (OutOfCi; its herd 3 runs).
+# rules without bars (HistoryValues), and the herd-4 whole games of msa-tournament and house-003
+# against the simple solvers (OutOfCi; msa-tournament's herd 3 and mssa-1's herd 4 run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/each_on_a_core.sh
 jobs=$(nproc)
 # Each stage's start, with the seconds since the suite began: where the time goes.
 stage() { echo "== [${SECONDS} s] $*"; }
@@ -38,27 +39,18 @@ git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format --dry-run --Werror
 # tests here).
 export OMP_WAIT_POLICY=passive
 
-# Runs test programs of the sanitizer build, as many at once as there are cores, each with its
-# gtest filter (pairs of program and filter), and shows their outputs in turn.
+# Runs test programs of the sanitizer build, each given as "PROGRAM GTEST_FILTER", one a core,
+# and shows their outputs in turn.
 sanitized_tests() {
-  local args=("$@") out i t running=0 failed=0
+  local out t failed=0
   out=$(mktemp -d)
-  for ((i = 0; i < ${#args[@]}; i += 2)); do
-    t=${args[i]}
-    if [ "$running" -ge "$jobs" ]; then
-      wait -n || true
-      running=$((running - 1))
-    fi
-    (
-      status=0
-      build-asan/bin/$t --gtest_brief=1 --gtest_filter="${args[i + 1]}" >"$out/$t" 2>&1 || status=$?
-      echo "$status" >"$out/$t.status"
-    ) &
-    running=$((running + 1))
-  done
-  wait
-  for ((i = 0; i < ${#args[@]}; i += 2)); do
-    t=${args[i]}
+  run_sanitized() {
+    local t=${1%% *} status=0
+    build-asan/bin/$t --gtest_brief=1 --gtest_filter="${1#* }" >"$out/$t" 2>&1 || status=$?
+    echo "$status" >"$out/$t.status"
+  }
+  each_on_a_core run_sanitized "$@"
+  for t in "${@%% *}"; do
     echo "== $t (address and undefined-behaviour sanitizers)"
     cat "$out/$t"
     if [ "$(cat "$out/$t.status")" -ne 0 ]; then
@@ -82,11 +74,11 @@ scripts/sanitizer_build.sh -DMORABARABA_FUZZ_TRACE_CMP=OFF -DCMAKE_UNITY_BUILD=O
 stage "game, indexer, table-format and solver tests (address and undefined-behaviour sanitizers)"
 # Longest first, for the lanes to end together.
 sanitized_tests \
-  solver_test 'Solver.*:SolvedSmall.HouseRulesHaveThePublishedPureValues:SolvedSmall.HandCheckedPositions:CheckpointTest.*:FirstFailure.*' \
-  game_test '-Perft.StartDepth6AgreesWithReferenceBySymmetry:Bars.PerftFromTheStart' \
-  db_test '*' \
-  whole_game_test 'WholeGame.VerifierCatchesAnAlteredPlacingValue' \
-  indexing_test '-*ExhaustiveSmallSubspaces:*VisitsEveryCanonicalPositionOnce:*MovingSubspacesMatchBurnside:*SymmetricPositions:*KotiExhaustiveAndSampled:*NineMensMorrisExhaustive'
+  'solver_test Solver.*:SolvedSmall.HouseRulesHaveThePublishedPureValues:SolvedSmall.HandCheckedPositions:CheckpointTest.*:FirstFailure.*' \
+  'game_test -Perft.StartDepth6AgreesWithReferenceBySymmetry:Bars.PerftFromTheStart' \
+  'db_test *' \
+  'whole_game_test WholeGame.VerifierCatchesAnAlteredPlacingValue' \
+  'indexing_test -*ExhaustiveSmallSubspaces:*VisitsEveryCanonicalPositionOnce:*MovingSubspacesMatchBurnside:*SymmetricPositions:*KotiExhaustiveAndSampled:*NineMensMorrisExhaustive'
 stage "the fuzz targets, 5 s each (scripts/fuzz.sh)"
 FUZZ_BUILD=build-asan scripts/fuzz.sh 5 "${fuzz_targets[@]}"
 
@@ -115,6 +107,6 @@ stage "every test (ctest)"
 
 stage "the probe library's tests (address and undefined-behaviour sanitizers)"
 MORABARABA_TEST_DB=$PWD/build-ci/tests/probe_db sanitized_tests \
-  probe_test '-*VerifierChecksTheBarredSectionOfMssa1' c_api_test '*' \
-  proof_search_test '-*RandomPlacingPositionsOfEveryLayer'
+  'probe_test -*VerifierChecksTheBarredSectionOfMssa1' 'c_api_test *' \
+  'proof_search_test -*RandomPlacingPositionsOfEveryLayer'
 stage "done"

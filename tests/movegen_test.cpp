@@ -50,6 +50,9 @@ TEST_P(MoveGenAgainstReference, SamePliesAndSameResultingPositions) {
     const auto ours = ref::canonical_plies(game, pos);
     ASSERT_EQ(ours.size(), static_cast<std::size_t>(list.size())) << "duplicate plies";
     ASSERT_EQ(ours, ref::reference_plies(game.rules(), pos)) << to_string(pos, game.board());
+    // has_ply() stops at the first ply that generate() would list.
+    const bool plays = std::ranges::any_of(list, [](const Move& m) { return !m.is_pass(); });
+    ASSERT_EQ(game.has_ply(pos), plays) << to_string(pos, game.board());
 
     const ref::RefPosition r = ref::from_position(pos, game.rules().board);
     for (const auto& ply : ref::plies(game.rules(), r)) {

@@ -98,17 +98,6 @@ SimplePlacingSolver::SimplePlacingSolver(const Game& game, int herd, MovingValue
   }
 }
 
-void SimplePlacingSolver::for_each_position(
-    const Space& s, const std::function<void(std::uint32_t, std::uint32_t)>& f) {
-  const std::vector<std::uint32_t> movers = sets(kPoints, s.mover);
-  const std::vector<std::uint32_t> others = sets(kPoints - s.mover, s.other);
-#pragma omp parallel for schedule(dynamic, 16)
-  for (std::size_t x = 0; x < movers.size(); ++x) {
-    const std::uint32_t free = kAllPoints & ~movers[x];
-    for (std::uint32_t set : others) f(movers[x], spread(set, free));
-  }
-}
-
 const SimplePlacingSolver::Space& SimplePlacingSolver::space(int mover, int other,
                                                              int mover_in_hand,
                                                              int other_in_hand) const {

@@ -46,10 +46,6 @@ class SimplePlacingSolver {
     std::uint64_t offset, size;  // of its raw positions
   };
   const std::vector<Space>& spaces() const { return spaces_; }
-  // Calls f(mover, other) for every raw position of `s` (mover and other as bitboards), from
-  // several OpenMP threads at once.
-  static void for_each_position(const Space& s,
-                                const std::function<void(std::uint32_t, std::uint32_t)>& f);
 
  private:
   const Space& space(int mover, int other, int mover_in_hand, int other_in_hand) const;

@@ -90,25 +90,22 @@ class Solved : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     const char* shared = std::getenv("MORA_SOLVED_FOLDERS");
-    if (shared == nullptr) {
-      folder_ = new fs::path(solve_into(kName.chars, Rules::preset(kRules.chars), {kUnit}));
-      return;
+    folder_ = new fs::path(shared ? fs::path(shared) / kName.chars : fresh_folder(kName.chars));
+    const fs::path solved = folder_->string() + ".solved";
+    int lock = -1;
+    if (shared) {
+      fs::create_directories(shared);
+      lock = ::open((folder_->string() + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+      ASSERT_GE(lock, 0) << *folder_;
+      ASSERT_EQ(::flock(lock, LOCK_EX), 0) << *folder_;
     }
-    const fs::path folder = fs::path(shared) / kName.chars;
-    fs::create_directories(shared);
-    const int lock =
-        ::open((folder.string() + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    ASSERT_GE(lock, 0) << folder;
-    ASSERT_EQ(::flock(lock, LOCK_EX), 0) << folder;
-    const fs::path solved = folder.string() + ".solved";
-    if (!fs::exists(solved)) {
-      fs::remove_all(folder);
+    if (!shared || !fs::exists(solved)) {
+      fs::remove_all(*folder_);
       std::ostringstream log;
-      solver::solve({folder, Rules::preset(kRules.chars), {kUnit}, false}, log);
-      std::ofstream{solved};
+      solver::solve({*folder_, Rules::preset(kRules.chars), {kUnit}, false}, log);
+      if (shared) std::ofstream{solved};
     }
-    ::close(lock);
-    folder_ = new fs::path(folder);
+    if (lock >= 0) ::close(lock);
   }
   static void TearDownTestSuite() {
     if (std::getenv("MORA_SOLVED_FOLDERS") == nullptr) fs::remove_all(*folder_);

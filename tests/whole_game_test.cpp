@@ -230,7 +230,7 @@ class RawMovingTables {
 };
 
 // Solves the whole game of `herd` under `rules` with the real solver and checks every placing
-// value its tables hold (and, for herd 3, every raw 3v3 position of the moving phase) and the
+// value its tables hold (and, for herd 3, every 3v3 value of the moving phase) and the
 // start against the simple solvers; prints the start's value.
 void expect_whole_game_agrees(const Rules& rules, int herd) {
   const std::string& preset = rules.name;
@@ -286,14 +286,15 @@ void expect_whole_game_agrees(const Rules& rules, int herd) {
   EXPECT_EQ(placing.checked(), canonical_positions);
   if (simple_moving) {
     Tally moving_phase;
-    testing::SimplePlacingSolver::for_each_position(
-        {3, 3, 0, 0, 0, testing::raw_count(3, 3)}, [&](std::uint32_t m, std::uint32_t o) {
-          Position p;
-          p.cows = {m, o};
-          moving_phase.check(db, p, simple_moving->value(m, o));
-        });
+    const SubspaceIndex index(game.board(), {3, 3, 0, 0});
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+      Position p;
+      index.unindex(i, p.cows[kWhite], p.cows[kBlack]);
+      moving_phase.check(db, p, simple_moving->value(p.cows[kWhite], p.cows[kBlack]));
+    }
     EXPECT_EQ(moving_phase.report(), 0u) << preset << ": 3v3";
-    EXPECT_EQ(moving_phase.checked(), testing::raw_count(3, 3));
+    EXPECT_EQ(moving_phase.checked(), index.size());
   }
   const std::string compare_time = watch.lap();
 
@@ -340,19 +341,19 @@ INSTANTIATE_TEST_SUITE_P(WholeGameHerdThree, WholeGamePreset,
                                             ::testing::Values("msa-tournament")),
                          herd_and_preset);
 
-// msa-tournament's herd 4, the same placing solver over more cows, outside CI for time (the
-// test command leaves out OutOfCi): ctest -R OutOfCi.
-INSTANTIATE_TEST_SUITE_P(OutOfCi, WholeGamePreset,
-                         ::testing::Combine(::testing::Values(4),
-                                            ::testing::Values("msa-tournament")),
+// The history presets, herd 4 (herd 3 would need the simple moving solver's slow history
+// model): mssa-1 counts the ply limit while both sides have three cows (in hand and on the
+// board), placing included, and may decline a shot while placing too.
+INSTANTIATE_TEST_SUITE_P(WholeGameHistory, WholeGamePreset,
+                         ::testing::Combine(::testing::Values(4), ::testing::Values("mssa-1")),
                          herd_and_preset);
 
-// The history presets, herd 4 (herd 3 would need the simple moving solver's slow history
-// model): house-003 counts the ply limit while either side has three cows (in hand and on the
-// board), placing included; mssa-1 while both have, and may decline a shot while placing too.
-INSTANTIATE_TEST_SUITE_P(WholeGameHistory, WholeGamePreset,
+// Outside CI for time (the test command leaves out OutOfCi; ctest -R OutOfCi), the same placing
+// solver over more cows: msa-tournament's herd 4 (its herd 3 runs in CI), and house-003's, which
+// counts while either side has three cows where mssa-1 counts while both have.
+INSTANTIATE_TEST_SUITE_P(OutOfCi, WholeGamePreset,
                          ::testing::Combine(::testing::Values(4),
-                                            ::testing::Values("house-003", "mssa-1")),
+                                            ::testing::Values("msa-tournament", "house-003")),
                          herd_and_preset);
 
 // Plies to the next mill stay far below 50 or 60 in herds 3 and 4, so the presets never let the
