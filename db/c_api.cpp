@@ -272,7 +272,7 @@ mora_status mora_best_line_by(const mora_db* db, const char* position, int metri
   return guarded([&] {
     std::string text;
     for (const mora::Move& m :
-         db->db.best_line(parse(*db, position), to_metric(metric), max_plies)) {
+         db->db.best_line(parse(*db, position), to_metric(metric), max_plies).moves) {
       if (!text.empty()) text += ' ';
       text += mora::to_string(db->db.game().board(), m);
     }

@@ -629,23 +629,30 @@ std::optional<Move> Database::best_move(const Position& pos, Metric metric) cons
   return ranked.front().first;
 }
 
-std::vector<Move> Database::best_line(const Position& start, Metric metric, int max_plies) const {
+BestLine Database::best_line(const Position& start, Metric metric, int max_plies) const {
   const bool pure = metric == Metric::kPure;
-  std::vector<Move> line;
+  BestLine line{{}, start, BestLine::Stop::kGameOver};
+  if (game_.outcome(start) != Outcome::kOngoing) return line;
   // Boards seen (the count aside): best play of a decided position never repeats one, as its
   // distance or plies to the next mill shrink every ply; a drawn line stops at its cycle.
   std::vector<std::pair<std::array<Bitboard, 2>, Color>> seen{{start.cows, start.side_to_move}};
-  if (game_.outcome(start) != Outcome::kOngoing) return line;
-  Position pos = start;
+  Position& pos = line.end;
   // The pure game has no count: held at 0, it never ends the game nor limits a value.
   if (pure) pos.plies_since_mill = 0;
-  while (static_cast<int>(line.size()) < max_plies && game_.outcome(pos) == Outcome::kOngoing) {
+  while (game_.outcome(pos) == Outcome::kOngoing) {
+    if (std::ssize(line.moves) >= max_plies) {
+      line.stop = BestLine::Stop::kPlyCap;
+      break;
+    }
     const Move m = moves(pos, metric).front().first;
-    line.push_back(m);
+    line.moves.push_back(m);
     pos = game_.make(pos, m);
     if (pure) pos.plies_since_mill = 0;
     const std::pair key{pos.cows, pos.side_to_move};
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) break;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      if (game_.outcome(pos) == Outcome::kOngoing) line.stop = BestLine::Stop::kRepeatedBoard;
+      break;
+    }
     seen.push_back(key);
   }
   return line;

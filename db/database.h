@@ -55,6 +55,19 @@ enum class Metric {
   kPure,
 };
 
+// Best play from a position (Database::best_line()): its moves, the position after them (the
+// pure line's count held at 0) and why the line stops there.
+struct BestLine {
+  enum class Stop {
+    kGameOver,       // the game is over at `end` under the rules (game_over_reason())
+    kRepeatedBoard,  // a drawn line came back to a board it had seen (the count aside)
+    kPlyCap,         // it played the plies it was allowed
+  };
+  std::vector<Move> moves;
+  Position end;
+  Stop stop = Stop::kGameOver;
+};
+
 class Database {
  public:
   // Opens every table (*.mtb) in `folders`; all must be of one rule set. Where two folders
@@ -119,8 +132,8 @@ class Database {
   // or `max_plies` moves; none where the game is over at `pos`. The pure line holds the count
   // at 0 after `pos`: the pure game has no ply limit, so a cursed win or a blessed loss plays
   // out to its end, in as many plies as its distance.
-  std::vector<Move> best_line(const Position& pos, Metric metric = Metric::kUnderTheRules,
-                              int max_plies = kMaxLinePlies) const;
+  BestLine best_line(const Position& pos, Metric metric = Metric::kUnderTheRules,
+                     int max_plies = kMaxLinePlies) const;
 
   // What probe() checks of a position before it reads a table, but for a placing position
   // whose table the database lacks, which ProofSearch answers by searching: throws

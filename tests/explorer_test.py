@@ -45,6 +45,21 @@ MSSA_BAR = "W.WB..../WWW...../....B.B. w 0 0 0 bar:w:a7-d7-g7"
 CURSED = "B..B..W./....B..W/....W... b 0 0 8"
 
 
+# How long the page may take to draw: on a 2-core machine that runs ctest's other test beside
+# this one, Chromium has taken seconds.
+PATIENCE = 30
+
+
+def poll(read, done, timeout=PATIENCE):
+    """read() every 50 ms until done(its value) or `timeout` seconds pass; its last value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if done(value) or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
 class Browser:
     """Headless Chromium and one page of it, over the DevTools protocol's pipe (fd 3: commands
     to the browser, fd 4: its answers and events, each message ended by a zero byte)."""
@@ -93,7 +108,7 @@ class Browser:
         if session:
             command["sessionId"] = self.session
         os.write(self._to_browser, json.dumps(command).encode() + b"\0")
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + PATIENCE
         while True:
             message = self._message(deadline)
             if message.get("id") == self._next_id:
@@ -120,12 +135,13 @@ class Browser:
             self.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y,
                       button="left", clickCount=1)
 
-    def page(self, shown, timeout=20, with_line=True):
+    def page(self, shown, with_line=True):
         """What the page shows once it has drawn `shown` (its body's data-shown) and, when
         `with_line`, its best line."""
-        deadline = time.monotonic() + timeout
-        while True:
-            state = self.evaluate("""!(document.body && document.body.dataset.shown &&
+        def ready(state):
+            return state.get("shown") == shown and (state["line"] or not with_line or state["error"])
+
+        state = poll(lambda: json.loads(self.evaluate("""!(document.body && document.body.dataset.shown &&
                 document.getElementById('board')) ? '{}' : JSON.stringify({
                 shown: document.body.dataset.shown,
                 url: location.href,
@@ -141,21 +157,17 @@ class Browser:
                 line: [...document.querySelectorAll('#line li[data-move]')].map(li => li.dataset.move),
                 game: [...document.querySelectorAll('#game li')].map(li => li.dataset.move),
                 result: document.getElementById('result').textContent,
-                last: document.getElementById('board').dataset.lastMove})""")
-            state = json.loads(state)
-            if state.get("shown") == shown and (state["line"] or not with_line or state["error"]):
-                return state
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the page did not show {shown!r}: {state}")
-            time.sleep(0.05)
+                last: document.getElementById('board').dataset.lastMove})""")),
+            ready)
+        if not ready(state):
+            raise TimeoutError(f"the page did not show {shown!r}: {state}")
+        return state
 
-    def drawn(self, shown, timeout=20):
+    def drawn(self, shown):
         """Waits until a page without a board (the statistics) has drawn `shown`."""
-        deadline = time.monotonic() + timeout
-        while self.evaluate("document.body && document.body.dataset.shown") != shown:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the page did not draw {shown!r}")
-            time.sleep(0.05)
+        if poll(lambda: self.evaluate("document.body && document.body.dataset.shown"),
+                lambda drawn: drawn == shown) != shown:
+            raise TimeoutError(f"the page did not draw {shown!r}")
 
     def type_into(self, selector, text):
         """Replaces the text of an input field, as typing it would (the field focused, its
@@ -323,11 +335,10 @@ def first_paint(browser, origin, check):
     browser.navigate(url(origin, position))
     # The paint may come before the page's first request reaches the browser's Fetch domain:
     # wait for both, the event being read only while the browser is asked something.
-    deadline, cows, held = time.monotonic() + 10, 0, []
-    while time.monotonic() < deadline and (cows != 6 or not held):
-        time.sleep(0.05)
-        cows = browser.evaluate("document.querySelectorAll('#board .cow').length")
-        held = [e for e in browser.events if e.get("method") == "Fetch.requestPaused"]
+    cows, held = poll(
+        lambda: (browser.evaluate("document.querySelectorAll('#board .cow').length"),
+                 [e for e in browser.events if e.get("method") == "Fetch.requestPaused"]),
+        lambda state: state[0] == 6 and state[1])
     check(cows == 6 and held, f"the first paint with the API held: {cows} cows, {len(held)} held")
     browser.screenshot(os.path.join(OUT_DIR, "0-first-paint.png"))
     browser.call("Fetch.disable", session=True)  # lets the held requests go on
@@ -365,10 +376,8 @@ def editor(browser, origin, check):
     shown_cli = subprocess.run([TOOL, "show", "--herd", "3", "--position", expected],
                                capture_output=True, text=True).stdout
     fen = re.search(r"^sanmill \(herd \d+\): (.*)$", shown_cli, re.M).group(1)
-    deadline, page_fen = time.monotonic() + 10, None
-    while page_fen != fen and time.monotonic() < deadline:
-        time.sleep(0.05)
-        page_fen = browser.evaluate("document.getElementById('sanmill').value")
+    page_fen = poll(lambda: browser.evaluate("document.getElementById('sanmill').value"),
+                    lambda shown: shown == fen)
     check(page_fen == fen, f"Sanmill FEN {page_fen!r}, show's {fen!r}")
     swapped = expected.translate(str.maketrans("WB", "BW")).replace(" b 1 2 3", " w 2 1 3")
     browser.click("#edit-swap")
@@ -672,10 +681,8 @@ def every_preset(browser, origin, check):
     for db in get_json(origin, "/api/v1/info")["databases"]:
         rules, herd = db["rules"], db["herd"]
         browser.navigate(f"{origin}/?rules={rules}")
-        deadline, shown = time.monotonic() + 20, None
-        while shown is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-            shown = browser.evaluate("document.body && document.body.dataset.shown || null")
+        shown = poll(lambda: browser.evaluate("document.body && document.body.dataset.shown || null"),
+                     lambda shown: shown is not None)
         folders = [f for f, r in rules_of.items() if r == rules]
         answer = cli(folders, "probe", "--json", shown or "")
         page = browser.page(shown, with_line=False)
@@ -708,12 +715,9 @@ def narrow(browser, origin, check):
         browser.drawn(shown)
         fits(page)
     browser.navigate(f"{origin}/metrics.html")
-    deadline = time.monotonic() + 10
-    while not browser.evaluate("location.pathname === '/metrics.html' &&"
-                               " document.readyState === 'complete'"):
-        if time.monotonic() > deadline:
-            raise TimeoutError("/metrics.html did not load")
-        time.sleep(0.05)
+    if not poll(lambda: browser.evaluate("location.pathname === '/metrics.html' &&"
+                                         " document.readyState === 'complete'"), bool):
+        raise TimeoutError("/metrics.html did not load")
     fits("/metrics.html")
     browser.navigate(url(origin, ISSUE_25))
     browser.page(ISSUE_25)

@@ -264,7 +264,7 @@ void expect_same_probes(const std::string& name) {
   const Subspace last = source.subspaces().back();
   const Position pos = SubspaceIndex(game.board(), last).position(0);
   for (const Metric m : {Metric::kUnderTheRules, Metric::kPure})
-    EXPECT_EQ(small.best_line(pos, m), source.best_line(pos, m));
+    EXPECT_EQ(small.best_line(pos, m).moves, source.best_line(pos, m).moves);
 }
 
 TEST(Export, WinDistancesAnswerEveryProbeOfTheMovingPhase) {

@@ -96,17 +96,19 @@ int expect_lines_play_the_distance_out(const Database& db, Metric metric, int sa
   for (Position start : parsed(random_positions(rng, samples))) {
     if (pure) start.plies_since_mill = 0;
     const ProbeResult r = db.probe(start);
-    const auto line = db.best_line(start, metric);
+    const BestLine line = db.best_line(start, metric);
     Position pos = start;
-    for (const Move& m : line) {
+    for (const Move& m : line.moves) {
       pos = db.game().make(pos, m);
       if (pure) pos.plies_since_mill = 0;
     }
+    EXPECT_EQ(line.end, pos);
     if (r.wdl == Wdl::kDraw) {
-      EXPECT_LT(line.size(), 1000u);  // stops at its cycle
+      EXPECT_EQ(line.stop, BestLine::Stop::kRepeatedBoard);  // stops at its cycle
       EXPECT_EQ(db.probe(pos).wdl, Wdl::kDraw);
     } else {
-      EXPECT_EQ(static_cast<int>(line.size()), r.distance) << to_string(start);
+      EXPECT_EQ(std::ssize(line.moves), r.distance) << to_string(start);
+      EXPECT_EQ(line.stop, BestLine::Stop::kGameOver);
       EXPECT_EQ(db.game().outcome(pos), Outcome::kLoss) << to_string(start);
       cursed_or_blessed += r.rule == RuleWdl::kCursedWin || r.rule == RuleWdl::kBlessedLoss;
     }
@@ -543,7 +545,7 @@ int plies_to_mill_along(const Game& game, Position pos, const std::vector<Move>&
 // next mill. (A win the rule draws may end in a draw by the ply limit.)
 void expect_line_plays_out(const Database& db, const Position& start) {
   const ProbeResult r = db.probe(start);
-  const auto line = db.best_line(start);
+  const auto line = db.best_line(start).moves;
   Position pos = start;
   for (const Move& m : line) pos = db.game().make(pos, m);
   if (r.wdl == Wdl::kDraw) {
@@ -573,7 +575,7 @@ TEST(ProbePlacing, MovesAndLinesOfPlacingPositions) {
   // line ends the game in `distance` plies, the best move's value is its successor's negated.
   const Database db({probe_db("herd3-morabaraba")});
   const ProbeResult start = db.probe(kHerd3Start);
-  const auto line = db.best_line(kHerd3Start);
+  const auto line = db.best_line(kHerd3Start).moves;
   EXPECT_EQ(static_cast<int>(line.size()), start.distance);
   Position pos = kHerd3Start;
   for (const Move& m : line) pos = db.game().make(pos, m);
@@ -584,6 +586,11 @@ TEST(ProbePlacing, MovesAndLinesOfPlacingPositions) {
   EXPECT_EQ(after.wdl, Wdl::kLoss);
   EXPECT_EQ(after.distance, start.distance - 1);
   EXPECT_EQ(after.plies_to_mill, *start.plies_to_mill - 1);
+  // Cut short, the line is the full line's first plies and says so.
+  const BestLine two = db.best_line(kHerd3Start, Metric::kUnderTheRules, 2);
+  EXPECT_EQ(two.moves, std::vector<Move>(line.begin(), line.begin() + 2));
+  EXPECT_EQ(two.stop, BestLine::Stop::kPlyCap);
+  EXPECT_EQ(two.end, db.game().make(db.game().make(kHerd3Start, line[0]), line[1]));
 }
 
 // Each placing position a database cannot answer throws, with a one-line message that says why.

@@ -40,15 +40,19 @@ fs::path fresh_folder(const std::string& name) {
   return p;
 }
 
-// Solves `targets` under `rules` into a new folder, quietly.
-fs::path solve_into(const std::string& name, const Rules& rules, std::vector<Subspace> targets) {
-  const fs::path folder = fresh_folder(name);
+// Solves `targets` under `rules` into `folder`, quietly.
+void solve_quietly(const fs::path& folder, const Rules& rules, std::vector<Subspace> targets) {
   std::ostringstream log;
   solver::solve({folder, rules, std::move(targets), false}, log);
+}
+
+// Solves `targets` under `rules` into a new folder.
+fs::path solve_into(const std::string& name, const Rules& rules, std::vector<Subspace> targets) {
+  const fs::path folder = fresh_folder(name);
+  solve_quietly(folder, rules, std::move(targets));
   return folder;
 }
 
-// Every entry of a table, in index order.
 // Rewrites a table file with its entries changed by `alter`.
 template <typename Alter>
 void rewrite_table(const fs::path& file, Alter&& alter) {
@@ -67,6 +71,7 @@ void rewrite_table(const fs::path& file, Alter&& alter) {
   w.finish();
 }
 
+// Every entry of a table, in index order.
 std::vector<Entry> read_all(const TableReader& t) {
   std::vector<Entry> out(t.header().num_positions);
   t.read(0, out);
@@ -101,8 +106,7 @@ class Solved : public ::testing::Test {
     }
     if (!shared || !fs::exists(solved)) {
       fs::remove_all(*folder_);
-      std::ostringstream log;
-      solver::solve({*folder_, Rules::preset(kRules.chars), {kUnit}, false}, log);
+      solve_quietly(*folder_, Rules::preset(kRules.chars), {kUnit});
       if (shared) std::ofstream{solved};
     }
     if (lock >= 0) ::close(lock);

@@ -123,9 +123,9 @@ int run_probe(const std::vector<std::string>& args) {
     }
     if (with_line) {
       std::cout << "  line" << order << ":";
-      const auto line = db.best_line(pos, metric);
-      for (const Move& m : line) std::cout << ' ' << to_string(board, m);
-      std::cout << " (" << line_end(db, pos, line, metric) << ")\n";
+      const BestLine line = db.best_line(pos, metric);
+      for (const Move& m : line.moves) std::cout << ' ' << to_string(board, m);
+      std::cout << " (" << line_end(db.game(), line) << ")\n";
     }
     return true;
   };

@@ -137,19 +137,16 @@ nlohmann::json flags_json(const Game& game, const Position& pos, const Move& m,
 
 }  // namespace
 
-std::string line_end(const Database& db, const Position& pos, const std::vector<Move>& line,
-                     Metric metric) {
-  const Game& game = db.game();
-  Position end = pos;
-  for (const Move& m : line) {
-    end = game.make(end, m);
-    if (metric == Metric::kPure) end.plies_since_mill = 0;
+std::string line_end(const Game& game, const BestLine& line) {
+  switch (line.stop) {
+    case BestLine::Stop::kGameOver:
+      return game_over_reason(game, line.end, game.outcome(line.end));
+    case BestLine::Stop::kRepeatedBoard:
+      return "a repeated board";
+    case BestLine::Stop::kPlyCap:
+      return std::to_string(line.moves.size()) + " plies";
   }
-  if (const Outcome o = game.outcome(end); o != Outcome::kOngoing)
-    return game_over_reason(game, end, o);
-  return std::ssize(line) >= Database::kMaxLinePlies
-             ? std::to_string(Database::kMaxLinePlies) + " plies"
-             : "a repeated board";
+  throw std::logic_error("line_end: no such stop");
 }
 
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts,
@@ -191,16 +188,17 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
       j["moves"].push_back(std::move(mj));
     }
   }
+  const BestLine line =
+      parts.line || parts.mainline ? db.best_line(pos, metric) : BestLine{{}, pos};
   if (parts.line) {
     j["line"] = nlohmann::json::array();
-    const auto line = db.best_line(pos, metric);
-    for (const Move& m : line) j["line"].push_back(to_string(board, m));
-    j["line_end"] = line_end(db, pos, line, metric);
+    for (const Move& m : line.moves) j["line"].push_back(to_string(board, m));
+    j["line_end"] = line_end(db.game(), line);
   }
   if (parts.mainline) {
     j["mainline"] = nlohmann::json::array();
     Position at = pos;
-    for (const Move& m : db.best_line(pos, metric)) {
+    for (const Move& m : line.moves) {
       at = db.game().make(at, m);
       nlohmann::json ply = to_json(db.probe(at));
       ply["move"] = to_string(board, m);

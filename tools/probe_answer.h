@@ -104,11 +104,9 @@ struct AnswerParts {
 // best moves, moves and lines null (they need distances, which a search does not find).
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts,
                            const PlacingSearch* search = nullptr);
-// Why the best line `line` from `pos` (Database::best_line by `metric`) stops where it does: why
-// the game is over at its end (game_over_reason(); the pure line's count held at 0), "a
-// repeated board" (a drawn line comes back to a board it has seen), or "1000 plies" (its cap).
-std::string line_end(const Database& db, const Position& pos, const std::vector<Move>& line,
-                     Metric metric);
+// Why a best line stops where it does, in words: why the game is over at its end
+// (game_over_reason()), "a repeated board" or "N plies" (the plies it was allowed).
+std::string line_end(const Game& game, const BestLine& line);
 
 // The answer of a WDL probe (`probe --wdl`, GET and POST /api/v1/wdl), which a WDL-only folder
 // gives too: "position", "value" (Database::probe_wdl) and, with a ply limit, "rule_value" at
