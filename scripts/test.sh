@@ -24,7 +24,8 @@
 # gigabytes each (its level sweeps keep every move of the group) and run outside CI: ctest -R
 # FourVersusThree. So do the simple solver's comparisons of the history presets with the same
 # rules without bars (HistoryValues), and the herd-4 whole games of msa-tournament and house-003
-# against the simple solvers (OutOfCi; msa-tournament's herd 3 and mssa-1's herd 4 run).
+# against the simple solvers (OutOfCi; msa-tournament's herd 3 and mssa-1's herd 4 run), and the
+# explorer's browser test on herd 5's whole game and m+o <= 10 (OutOfCi; herd 3 and m+o <= 8 run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/each_on_a_core.sh
