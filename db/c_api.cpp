@@ -281,6 +281,20 @@ mora_status mora_best_line_by(const mora_db* db, const char* position, int metri
   });
 }
 
+mora_status mora_best_line_end_by(const mora_db* db, const char* position, int metric,
+                                  int max_plies, char* reason, size_t size) {
+  if (!db) return null_argument("db");
+  if (!position) return null_argument("position");
+  if (!reason) return null_argument("reason");
+  if (max_plies < 0) return fail(MORA_ERR_ARGUMENT, "max_plies is negative");
+  if (!valid_metric(metric)) return bad_metric(metric);
+  return guarded([&] {
+    const mora::BestLine line =
+        db->db.best_line(parse(*db, position), to_metric(metric), max_plies);
+    return copy_out(mora::why_line_stops(db->db.game(), line), reason, size);
+  });
+}
+
 mora_status mora_moves(const mora_db* db, const char* position, mora_move* moves, size_t capacity,
                        size_t* count) {
   return mora_moves_by(db, position, MORA_METRIC_RULE, moves, capacity, count);

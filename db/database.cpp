@@ -629,6 +629,18 @@ std::optional<Move> Database::best_move(const Position& pos, Metric metric) cons
   return ranked.front().first;
 }
 
+std::string why_line_stops(const Game& game, const BestLine& line) {
+  switch (line.stop) {
+    case BestLine::Stop::kGameOver:
+      return game_over_reason(game, line.end, game.outcome(line.end));
+    case BestLine::Stop::kRepeatedBoard:
+      return "a repeated board";
+    case BestLine::Stop::kPlyCap:
+      return std::to_string(line.moves.size()) + (line.moves.size() == 1 ? " ply" : " plies");
+  }
+  throw std::logic_error("why_line_stops: no such stop");
+}
+
 BestLine Database::best_line(const Position& start, Metric metric, int max_plies) const {
   const bool pure = metric == Metric::kPure;
   BestLine line{{}, start, BestLine::Stop::kGameOver};

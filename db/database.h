@@ -67,6 +67,9 @@ struct BestLine {
   Position end;
   Stop stop = Stop::kGameOver;
 };
+// Why `line` stops, in the words of every door: why the game is over at its end
+// (game_over_reason()), "a repeated board", or "N plies" (the plies it was allowed).
+std::string why_line_stops(const Game& game, const BestLine& line);
 
 class Database {
  public:

@@ -162,6 +162,12 @@ MORA_API mora_status mora_best_move_by(const mora_db* db, const char* position, 
  * when smaller. `needed` may be NULL. Since 0.2.0. */
 MORA_API mora_status mora_best_line_by(const mora_db* db, const char* position, int metric,
                                        int max_plies, char* line, size_t size, size_t* needed);
+/* Why that line stops, in the words of every door (`probe --line`, JSON "line_end"): why the game
+ * is over at its end (mora_game_over's words), "a repeated board" (a drawn line came back to a
+ * board it had seen), or "N plies" (`max_plies` played). MORA_ERR_BUFFER when `size` is too small
+ * for the text and its zero (64 bytes always suffice). Since 0.3.0. */
+MORA_API mora_status mora_best_line_end_by(const mora_db* db, const char* position, int metric,
+                                           int max_plies, char* reason, size_t size);
 
 /* Why the game is over at `position` under the database's rules, in the words of every door
  * ("White is down to two cows and has lost", "White has no legal move and has lost", "drawn: the

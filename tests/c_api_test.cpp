@@ -73,6 +73,19 @@ TEST(CApi, ProbesMovesAndLines) {
   ASSERT_EQ(mora_best_line(h.db, kWin3, 1000, line.data(), line.size(), nullptr), MORA_OK);
   EXPECT_EQ(std::count(line.begin(), line.end(), ' '), 2) << line;  // three plies
   EXPECT_EQ(line.rfind(best, 0), 0u) << line;
+
+  // Why it stops: the game's end after its three plies (a7-g4 d6-a7 d7-g1xa7, as `probe --line`
+  // says); the plies allowed where cut short.
+  char why[64];
+  ASSERT_EQ(mora_best_line_end_by(h.db, kWin3, MORA_METRIC_RULE, 1000, why, sizeof why), MORA_OK);
+  EXPECT_STREQ(why, "Black is down to two cows and has lost");
+  ASSERT_EQ(mora_best_line_end_by(h.db, kWin3, MORA_METRIC_PURE, 1, why, sizeof why), MORA_OK);
+  EXPECT_STREQ(why, "1 ply");
+  EXPECT_EQ(mora_best_line_end_by(h.db, kWin3, MORA_METRIC_RULE, 1000, why, 4), MORA_ERR_BUFFER);
+  EXPECT_EQ(mora_best_line_end_by(h.db, kWin3, MORA_METRIC_RULE, -1, why, sizeof why),
+            MORA_ERR_ARGUMENT);
+  EXPECT_EQ(mora_best_line_end_by(h.db, "nonsense", MORA_METRIC_RULE, 1000, why, sizeof why),
+            MORA_ERR_POSITION);
 }
 
 // The game is over under the rules, whatever the metric: no moves, no best move, no line, and

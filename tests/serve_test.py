@@ -245,8 +245,8 @@ class ServeTest(unittest.TestCase):
 
     def test_batch_as_a_json_array(self):
         """A JSON array of position strings gets a JSON array of the answers a body of one
-        position a line gets; a body whose newlines were stripped, or a '[' that is no array of
-        strings, gets a 400 that says what to send."""
+        position a line gets; a body whose newlines were stripped, or JSON that is no array of
+        strings (an object too), gets a 400 that says what to send."""
         folders, positions = self.cases["morabaraba"]
         positions = positions[:20] + ["nonsense"]
         for path in ("/api/v1/probe", "/api/v1/wdl"):
@@ -262,7 +262,8 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(status, 400, got)
         self.assertIn("holds 3 positions: send one position a line (curl -d strips",
                       json.loads(got)["error"])
-        for body in (b'["W......./......../........ b 0 0 0", 3]', b"[not json"):
+        for body in (b'["W......./......../........ b 0 0 0", 3]', b"[not json",
+                     b' {"positions": ["W......./......../........ b 0 0 0"]}'):
             status, got = self.server.request("POST", "/api/v1/probe", body)
             self.assertEqual(status, 400, got)
             self.assertIn("must be a JSON array of position strings", json.loads(got)["error"])

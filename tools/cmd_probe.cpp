@@ -125,7 +125,7 @@ int run_probe(const std::vector<std::string>& args) {
       std::cout << "  line" << order << ":";
       const BestLine line = db.best_line(pos, metric);
       for (const Move& m : line.moves) std::cout << ' ' << to_string(board, m);
-      std::cout << " (" << line_end(db.game(), line) << ")\n";
+      std::cout << " (" << why_line_stops(db.game(), line) << ")\n";
     }
     return true;
   };

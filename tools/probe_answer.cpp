@@ -137,18 +137,6 @@ nlohmann::json flags_json(const Game& game, const Position& pos, const Move& m,
 
 }  // namespace
 
-std::string line_end(const Game& game, const BestLine& line) {
-  switch (line.stop) {
-    case BestLine::Stop::kGameOver:
-      return game_over_reason(game, line.end, game.outcome(line.end));
-    case BestLine::Stop::kRepeatedBoard:
-      return "a repeated board";
-    case BestLine::Stop::kPlyCap:
-      return std::to_string(line.moves.size()) + " plies";
-  }
-  throw std::logic_error("line_end: no such stop");
-}
-
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts,
                            const PlacingSearch* search) {
   require_utf8(position);
@@ -193,7 +181,7 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
   if (parts.line) {
     j["line"] = nlohmann::json::array();
     for (const Move& m : line.moves) j["line"].push_back(to_string(board, m));
-    j["line_end"] = line_end(db.game(), line);
+    j["line_end"] = why_line_stops(db.game(), line);
   }
   if (parts.mainline) {
     j["mainline"] = nlohmann::json::array();

@@ -79,7 +79,7 @@ class PlacingSearch {
 
 struct AnswerParts {
   bool moves = false;  // every legal move with its value, best first
-  bool line = false;   // the best line to the end of the game, and "line_end" (line_end())
+  bool line = false;   // the best line to the end of the game, and "line_end" (why_line_stops())
   // Each move also names the position it leads to (for the explorer, which plays moves).
   bool positions_after = false;
   // Orders the moves and plays the line by the pure metric instead of the rule's (Metric,
@@ -104,9 +104,6 @@ struct AnswerParts {
 // best moves, moves and lines null (they need distances, which a search does not find).
 nlohmann::json answer_json(const Database& db, std::string_view position, AnswerParts parts,
                            const PlacingSearch* search = nullptr);
-// Why a best line stops where it does, in words: why the game is over at its end
-// (game_over_reason()), "a repeated board" or "N plies" (the plies it was allowed).
-std::string line_end(const Game& game, const BestLine& line);
 
 // The answer of a WDL probe (`probe --wdl`, GET and POST /api/v1/wdl), which a WDL-only folder
 // gives too: "position", "value" (Database::probe_wdl) and, with a ply limit, "rule_value" at

@@ -123,13 +123,13 @@ nlohmann::json wdl_answer(const FolderNames& names, const Database& db, std::str
   return j;
 }
 
-// The positions of a batch body given as a JSON array of strings.
+// The positions of a batch body given as a JSON array of strings; anything else JSON is refused.
 std::vector<std::string> json_positions(std::string_view body) {
   const auto array = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!array.is_array() || !std::ranges::all_of(array, [](const auto& p) { return p.is_string(); }))
     throw ParseError(
-        "a body that starts with '[' must be a JSON array of position strings; otherwise send "
-        "one position a line");
+        "a body that starts with '[' or '{' must be a JSON array of position strings "
+        "([\"POSITION\", ...]); otherwise send one position a line");
   return array.get<std::vector<std::string>>();
 }
 
@@ -163,7 +163,8 @@ std::vector<std::string> line_positions(std::string_view body) {
 template <typename Answer>
 HttpAnswer answer_batch(const FolderNames& names, Answer&& answer, std::string_view body) {
   const std::size_t first = body.find_first_not_of(" \t\r\n");
-  const bool json = first != std::string_view::npos && body[first] == '[';
+  // A JSON object is refused as JSON, not read as a line that is no position.
+  const bool json = first != std::string_view::npos && (body[first] == '[' || body[first] == '{');
   const std::vector<std::string> positions = json ? json_positions(body) : line_positions(body);
   if (positions.size() > ProbeServer::kMaxBatchPositions)
     throw TooManyPositions("at most " + std::to_string(ProbeServer::kMaxBatchPositions) +

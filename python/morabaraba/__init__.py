@@ -228,6 +228,8 @@ def _load(path: str) -> ctypes.CDLL:
         "mora_game_over": (handle, c_str, ctypes.c_char_p, c_size),
         "mora_best_line_by": (handle, c_str, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, c_size,
                               ctypes.POINTER(c_size)),
+        "mora_best_line_end_by": (handle, c_str, ctypes.c_int, ctypes.c_int, ctypes.c_char_p,
+                                  c_size),
         "mora_prove": (handle, c_str, ctypes.c_int, ctypes.c_uint64, ctypes.c_double, c_size,
                        ctypes.POINTER(_Proof)),
         "mora_check": (folders, c_size),
@@ -500,6 +502,16 @@ class Database:
             _call(_lib.mora_best_line_by(self._handle, encoded, _metric(pure), max_plies, buf,
                                          len(buf), None))
         return buf.value.decode().split()
+
+    def best_line_end(self, position: str, max_plies: int = 1000, pure: bool = False) -> str:
+        """Why best_line(position, max_plies, pure) stops, in the words of every door: why the
+        game is over at its end (game_over()'s words), 'a repeated board', or 'N plies'."""
+        max_plies = _integer("max_plies", max_plies, _INT_MIN, _INT_MAX)
+        buf = ctypes.create_string_buffer(_GAME_OVER_CHARS)
+        with self._calls:
+            _call(_lib.mora_best_line_end_by(self._handle, _position(position), _metric(pure),
+                                             max_plies, buf, len(buf)))
+        return buf.value.decode()
 
     def prove(self, position: str, pure: bool = False, max_nodes: int = 0,
               max_seconds: float = 0.0, memory_bytes: int = 64 << 20) -> Proof:

@@ -102,6 +102,8 @@ class ProbeTest(unittest.TestCase):
                     self.assertEqual(db.best_move(pos, pure=True), want["best_move_pure"])
                     self.assertEqual(db.best_line(pos), want["line"])
                     self.assertEqual(db.best_line(pos, pure=True), want_pure["line"])
+                    self.assertEqual(db.best_line_end(pos), want["line_end"])
+                    self.assertEqual(db.best_line_end(pos, pure=True), want_pure["line_end"])
                     moves = [dict(as_json(r), move=m) for m, r in db.moves(pos)]
                     self.assertEqual(moves, want["moves"])
                     moves = [dict(as_json(r), move=m) for m, r in db.moves(pos, pure=True)]
