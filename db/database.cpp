@@ -204,7 +204,13 @@ std::string Database::whole_game_gap(int herd) const {
 void Database::missing(const Subspace& s) const {
   if (const auto bad = unreadable_by_name_.find(s); bad != unreadable_by_name_.end())
     throw TableError(bad->second);
-  throw std::out_of_range("subspace " + s.name() + " is not in the database");
+  // In a player's words first: the subspace's name is what `solve --subspace` takes.
+  const std::string cows =
+      s.moving_phase() ? std::to_string(s.mover) + " cows against " + std::to_string(s.other)
+                       : std::to_string(s.mover) + " cows on the board and " +
+                             std::to_string(s.mover_in_hand) + " in hand against " +
+                             std::to_string(s.other) + " and " + std::to_string(s.other_in_hand);
+  throw std::out_of_range("the database has no table for " + cows + " (subspace " + s.name() + ")");
 }
 
 Database::~Database() = default;
@@ -218,6 +224,12 @@ std::vector<Subspace> Database::subspaces() const {
 const TableReader* Database::table(const Subspace& s) const {
   auto it = tables_.find(s);
   return it == tables_.end() ? nullptr : it->second->reader.get();
+}
+
+const TableReader& Database::stored_table(const Subspace& s) const {
+  const TableReader* t = table(s);
+  if (!t) missing(s);
+  return *t;
 }
 
 namespace {

@@ -91,6 +91,9 @@ class Database {
   const Game& game() const { return game_; }
   std::vector<Subspace> subspaces() const;
   const TableReader* table(const Subspace& s) const;  // nullptr when not in the database
+  // The table of `s`; where the database lacks it, throws as probe() does: the unreadable file
+  // of its name (TableError), or std::out_of_range that names its cows.
+  const TableReader& stored_table(const Subspace& s) const;
   // The largest herd (cows a player starts with) whose whole game the database holds: every
   // placing subspace of that herd; 0 when it holds the moving phase only. Tables do not
   // depend on the herd, so every smaller herd is held too.

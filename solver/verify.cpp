@@ -183,10 +183,9 @@ void verify_all(const Database& db, const std::vector<Subspace>& subspaces, Prog
     if (tables.bytes() > kKeptTableBytes)
       tables.retain([&](Subspace t) { return std::ranges::find(needed, t) != needed.end(); });
     for (Subspace t : needed) {
-      const TableReader* reader = db.table(t);
-      if (!reader) throw std::out_of_range("subspace " + t.name() + " is not in the database");
-      tables.load(db.game().board(), *reader);
-      (void)reader->barred();  // decoded and checked here rather than first in a parallel loop
+      const TableReader& reader = db.stored_table(t);
+      tables.load(db.game().board(), reader);
+      (void)reader.barred();  // decoded and checked here rather than first in a parallel loop
     }
     const DecodedTable& checked = tables.at(s);
     const std::uint64_t n = checked.index.size();
@@ -211,8 +210,7 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
                    VerifyReport& report) {
   auto stored = [&](const Position& child) { return db.entry(child); };
   for_each_table(db, subspaces, report, [&](const Subspace& s) {
-    const TableReader* table = db.table(s);
-    if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
+    const TableReader& table = db.stored_table(s);
     const SubspaceIndex index(db.game().board(), s);
     const std::uint64_t n = index.size();
     std::atomic<std::uint64_t> checked = 0;
@@ -232,7 +230,7 @@ void verify_sample(const Database& db, const std::vector<Subspace>& subspaces,
       progress.advance(end - begin);
     });
     report.positions += checked;
-    report.positions += verify_barred(db, *table, index, sample, stored, findings);
+    report.positions += verify_barred(db, table, index, sample, stored, findings);
   });
 }
 
@@ -261,8 +259,7 @@ void verify_values(const Database& db, const std::vector<Subspace>& subspaces,
                    VerifyReport& report) {
   const auto only_wdl = [](Wdl w) { return Entry{w, RuleWdl::kDraw, 0, 0}; };
   for_each_table(db, subspaces, report, [&](const Subspace& s) {
-    const TableReader* table = db.table(s);
-    if (!table) throw std::out_of_range("subspace " + s.name() + " is not in the database");
+    const TableReader& table = db.stored_table(s);
     const SubspaceIndex index(db.game().board(), s);
     const std::uint64_t n = index.size();
     // While placing, one more cow in hand than the other side means black is to move.
@@ -271,7 +268,7 @@ void verify_values(const Database& db, const std::vector<Subspace>& subspaces,
     progress.begin("verify the win/draw/loss of " + s.name(), n);
     for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
       std::vector<Entry> stored(end - begin);
-      table->read_values(begin, stored);
+      table.read_values(begin, stored);
       std::uint64_t mine = 0;
       for (std::uint64_t i = begin; i < end; ++i) {
         if (!in_sample(sample, s, i, n)) continue;
@@ -283,7 +280,7 @@ void verify_values(const Database& db, const std::vector<Subspace>& subspaces,
       checked += mine;
       progress.advance(end - begin);
     });
-    const auto records = table->barred();
+    const auto records = table.barred();
     const std::uint64_t all = n + records.size();
     for_chunks(records.size(), [&](std::uint64_t begin, std::uint64_t end) {
       std::uint64_t mine = 0;

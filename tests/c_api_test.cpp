@@ -655,7 +655,7 @@ TEST_F(CApiProve, ReportsErrors) {
       {"......../......../........ b 3 3 0", MORA_ERR_POSITION, "in hand"},
       {"......../......../......../. w 3 3 0", MORA_ERR_POSITION, "Koti board"},
       // Herd 4's placements lead to 4v4 and the like, which the folder lacks.
-      {kHerd4Start, MORA_ERR_MISSING, "not in the database"},
+      {kHerd4Start, MORA_ERR_MISSING, "the database has no table for"},
       {"WWWW..../BBB...../........ w 0 0 0", MORA_ERR_MISSING, "4v3"},
   };
   for (const Case& c : cases) {

@@ -110,7 +110,7 @@ grep -q '"distance":9,' <<<"$out" || fail "non-UTF-8: the next line is not answe
 
 expect_error "$herd3" '......../......../........ w 4 4 0' 'needs a herd of 4 cows or more'
 expect_error "$herd3" 'W......./......../........ w 2 3 0' 'white to move while placing needs'
-expect_error "$herd3" 'WWWW..../BBB...../........ w 0 0 0' 'subspace 4v3 is not in the database'
+expect_error "$herd3" 'WWWW..../BBB...../........ w 0 0 0' 'the database has no table for 4 cows against 3 (subspace 4v3)'
 # Without the search, a placing position of a moving-only folder is refused saying why.
 expect_error "$moving" "$start" 'the database holds the moving phase only' --search-nodes 0
 expect_error "$msa" '......../......../........ w 3 3 1' 'the count must be 0 while placing'

@@ -450,7 +450,7 @@ class ServeTest(unittest.TestCase):
             ("GET", "/api/v1/probe?rules=%FF&position=" + urllib.parse.quote(herd3_start), None,
              400, "no database of rules '\ufffd' is served"),
             ("GET", query("/api/v1/probe", position="WWWW..../BBB...../........ w 0 0 0"),
-             None, 404, "subspace 4v3 is not in the database"),
+             None, 404, "the database has no table for 4 cows against 3 (subspace 4v3)"),
             # A count no game reaches, whichever route reads the position.
             ("GET", query("/api/v1/probe", position="WWW...../.B....B./.....B.. b 0 0 9999"),
              None, 400, "the count 9999 exceeds the ply limit of rules 'morabaraba', 60"),

@@ -46,7 +46,7 @@ PositionError (also a ValueError) for a position string that does not parse (a N
 would take for the string's end, included: the string is never cut short; a lone surrogate,
 which has no UTF-8, too) or a position the database cannot answer (hands that do not fit the turn order, more
 cows than its herd, cows in hand in a database of the moving phase only), MissingTableError
-(also a LookupError) when the position's subspace is not in the database, TableError for a
+(also a LookupError) when the database has no table of the position's subspace, TableError for a
 missing, unreadable or damaged table file.
 
 A draw has no distance: `Result.distance` is None for it.
@@ -111,7 +111,7 @@ class PositionError(MorabarabaError, ValueError):
 
 
 class MissingTableError(MorabarabaError, LookupError):
-    """The position's subspace is not in the database (MORA_ERR_MISSING)."""
+    """The database has no table of the position's subspace (MORA_ERR_MISSING)."""
 
 
 class TableError(MorabarabaError):

@@ -560,7 +560,7 @@ class ProveTest(unittest.TestCase):
                     ("W......./......../........ w 2 3 0", morabaraba.PositionError, "in hand"),
                     (HERD3_START + "\x00", morabaraba.PositionError, "NUL"),
                     # Herd 4's placements lead to 4v4 and the like, which the folder lacks.
-                    (HERD4_START, morabaraba.MissingTableError, "not in the database"),
+                    (HERD4_START, morabaraba.MissingTableError, "the database has no table for"),
                     ("WWWW..../BBB...../........ w 0 0 0", morabaraba.MissingTableError, "4v3")]:
                 with self.subTest(position=position), self.assertRaises(error) as e:
                     moving.prove(position)
