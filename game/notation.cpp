@@ -60,16 +60,16 @@ Move parse_move(const Game& game, const Position& pos, std::string_view text) {
   for (auto part : text::split(text, 'x'))
     for (auto name : text::split(part, '-'))
       if (part != "-" && !game.board().find_point(name))
-        throw ParseError("unknown point '" + std::string(name) + "' in move '" + std::string(text) +
+        throw ParseError("unknown point '" + text::shown(name) + "' in move '" + text::shown(text) +
                          "'");
   // A mill written without its shot: name a legal way to write it.
   for (const Move& m : list) {
     const std::string legal = to_string(game.board(), m);
     if (legal.starts_with(std::string(text) + "x"))
-      throw ParseError("'" + std::string(text) + "' forms a mill: write its shot, as in '" + legal +
+      throw ParseError("'" + text::shown(text) + "' forms a mill: write its shot, as in '" + legal +
                        "'");
   }
-  throw ParseError("'" + std::string(text) + "' is not a legal move in this position");
+  throw ParseError("'" + text::shown(text) + "' is not a legal move in this position");
 }
 
 std::string to_string(const Position& pos, const Board& board) {
@@ -98,7 +98,7 @@ Position parse_fields(std::string_view text, int cows_per_player, const Board& b
   const auto f = text::fields(text);
   if (!bars && f.size() > 5 && is_bar_field(f[5]))
     throw ParseError("rules '" + std::string(rules_name) + "' have no bars, got '" +
-                     std::string(f[5]) + "' in '" + std::string(text) + "'");
+                     text::shown(f[5]) + "' in '" + text::shown(text) + "'");
   if (f.size() < 5 || f.size() > (bars ? 7 : 5) || (f.size() > 5 && !is_bar_field(f[5])) ||
       (f.size() > 6 && !is_bar_field(f[6])))
     throw ParseError("a position has 5 fields (" + part_layout(board) +
@@ -106,7 +106,7 @@ Position parse_fields(std::string_view text, int cows_per_player, const Board& b
                      (bars ? " and then a bar field for each player with a bar (bar:w:d1-d2-d3, "
                              "bar:b:b4-b6)"
                            : "") +
-                     ", got " + std::to_string(f.size()) + " in '" + std::string(text) + "'");
+                     ", got " + std::to_string(f.size()) + " in '" + text::shown(text) + "'");
   const auto parts = text::split(f[0], '/');
   const int expected = num_parts(board);
   if (static_cast<int>(parts.size()) != expected) {
@@ -133,12 +133,12 @@ Position parse_fields(std::string_view text, int cows_per_player, const Board& b
       else if (c == 'B')
         pos.cows[kBlack] |= b;
       else if (c != '.')
-        throw ParseError(std::string("unknown character '") + c + "' in the " + part_name(k) +
+        throw ParseError("unknown character '" + text::shown({&c, 1}) + "' in the " + part_name(k) +
                          " (expected W, B or .)");
     }
   }
   if (f[1] != "w" && f[1] != "b")
-    throw ParseError("the side to move is 'w' or 'b', got '" + std::string(f[1]) + "'");
+    throw ParseError("the side to move is 'w' or 'b', got '" + text::shown(f[1]) + "'");
   pos.side_to_move = f[1] == "w" ? kWhite : kBlack;
   pos.in_hand[kWhite] = static_cast<std::uint8_t>(
       text::parse_number(f[2], "white's cows in hand", 0, cows_per_player));

@@ -121,19 +121,19 @@ Position parse_sanmill_fen(std::string_view fen, int cows_per_player, const Boar
             "marked points ('X') belong to Sanmill variants with banned points, "
             "not to Morabaraba");
       else if (c != '*')
-        throw ParseError(std::string("unknown character '") + c + "' in the Sanmill " +
+        throw ParseError("unknown character '" + text::shown({&c, 1}) + "' in the Sanmill " +
                          kRingNames[ring] + " ring (expected O, @ or *)");
     }
   }
 
   if (f[1] != "w" && f[1] != "b")
-    throw ParseError("the side to move is 'w' or 'b', got '" + std::string(f[1]) + "'");
+    throw ParseError("the side to move is 'w' or 'b', got '" + text::shown(f[1]) + "'");
   pos.side_to_move = f[1] == "w" ? kWhite : kBlack;
   const std::string_view phase = f[2], action = f[3];
   if (phase != "r" && phase != "p" && phase != "m" && phase != "o")
-    throw ParseError("the phase is 'r', 'p', 'm' or 'o', got '" + std::string(phase) + "'");
+    throw ParseError("the phase is 'r', 'p', 'm' or 'o', got '" + text::shown(phase) + "'");
   if (action != "p" && action != "s" && action != "r")
-    throw ParseError("the action is 'p', 's' or 'r', got '" + std::string(action) + "'");
+    throw ParseError("the action is 'p', 's' or 'r', got '" + text::shown(action) + "'");
   if (action == "r")
     throw ParseError(
         "the Sanmill position is in the middle of a ply (action 'r': a cow still "

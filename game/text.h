@@ -28,6 +28,40 @@ inline std::vector<std::string_view> split(std::string_view text, char sep) {
   }
 }
 
+// `text` as an error message quotes it: control characters written as C escapes (\t, \v,
+// \x1b, ...), so that one which is no separator (a vertical tab, say) can be seen.
+inline std::string shown(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+      continue;
+    }
+    switch (c) {
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        out += std::string("\\x") + kHex[u >> 4] + kHex[u & 15];
+    }
+  }
+  return out;
+}
+
 // Whitespace-separated fields.
 inline std::vector<std::string_view> fields(std::string_view text) {
   auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
@@ -50,7 +84,7 @@ inline std::int64_t parse_number(std::string_view field, std::string_view what, 
   const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
   if (ec != std::errc() || ptr != field.data() + field.size() || value < min || value > max)
     throw ParseError(std::string(what) + " must be a whole number from " + std::to_string(min) +
-                     " to " + std::to_string(max) + ", got '" + std::string(field) + "'");
+                     " to " + std::to_string(max) + ", got '" + shown(field) + "'");
   return value;
 }
 

@@ -109,6 +109,9 @@ TEST(Notation, MalformedPositionStringsAreRejectedWithAMessage) {
       {"W......./......../........ b 11 11 0", "one cow more in hand"},
       {"W......./B......./........ w 11 11 5", "exceeds the 2 plies played"},
       {"BB....../WWW...../........ w 0 0 0", "black is not to move but has fewer than 3"},
+      // A character that is no separator is written so that it can be seen.
+      {"......../......../........\vw 12 12 0", "got 4 in '......../......../........\\vw"},
+      {"......../......../.......\x1b w 12 12 0", "unknown character '\\x1b'"},
   };
   for (const auto& [text, message] : cases) expect_rejected(text, message, false);
 }
