@@ -248,9 +248,9 @@ expect_output "probe --wdl without a ply limit: the value alone" \
   "$mora" probe --db "$root/malom" --wdl 'WWW...../.B....B./.....B.. w 0 0 0'
 expect_error "$wdl" "$start" 'distances are not in this folder'
 expect_output "check of the export" '^checked 7 files .*: 0 bad, 0 missing$' "$mora" check --db "$wdl"
-# verify recomputes the export's win/draw/loss (all it holds) and says so.
+# verify recomputes the export's win/draw/loss (all it can) and says so.
 out=$("$mora" verify --db "$wdl" -q 2>&1) || fail "verify of the export: exit $?: $out"
-[ "$out" = "WDL-only tables (export --streams wdl): the win/draw/loss alone is verified; the distances and the values under the ply limit are not in the folder
+[ "$out" = "WDL-only tables (export --streams wdl): the win/draw/loss alone is verified; the distances are not in the folder, and the values under the ply limit, though stored, cannot be recomputed without the plies to the next mill
 verified the win/draw/loss of 201403 positions in 7 tables: 0 errors, 0 bad tables" ] ||
   fail "verify of the export: $out"
 # info counts the export by value as it counts its source, and says the distances are not there.

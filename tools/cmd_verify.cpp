@@ -56,7 +56,8 @@ int run_verify(const std::vector<std::string>& args) {
   const std::size_t verified = subspaces.size() - report.bad_tables.size() - unverified;
   if (report.values_only)
     std::cout << "WDL-only tables (export --streams wdl): the win/draw/loss alone is verified; "
-                 "the distances and the values under the ply limit are not in the folder\n";
+                 "the distances are not in the folder, and the values under the ply limit, "
+                 "though stored, cannot be recomputed without the plies to the next mill\n";
   std::cout << "verified " << (report.values_only ? "the win/draw/loss of " : "")
             << report.positions << (sample ? " sampled" : "") << " positions in " << verified
             << (verified == 1 ? " table: " : " tables: ") << report.errors
