@@ -188,6 +188,11 @@ std::string Database::whole_game_gap(int herd) const {
       missing.push_back(table_file_name(s));
   }
   if (lacking == 0) return "";
+  const bool added_any = std::ranges::any_of(
+      placing_subspaces(herd, game_.board().num_points()), [&](const Subspace& s) {
+        return s.herd() == herd && (tables_.count(s) || unreadable_by_name_.count(s));
+      });
+  if (!added_any) return "not solved in this folder";
   std::string gap;
   for (std::size_t i = 0; i < missing.size(); ++i)
     gap += (i == 0                                          ? ""

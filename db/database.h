@@ -197,9 +197,10 @@ class Database {
   // Throws for subspace `s`, which is not in the database: the unreadable file of its name
   // (TableError), or std::out_of_range.
   [[noreturn]] void missing(const Subspace& s) const;
-  // What keeps the database from holding the whole game of `herd`, "" when nothing: "of its
-  // placing tables, A.mtb, B.mtb and 5 more are missing", then the fault of each that is
-  // there but unreadable.
+  // What keeps the database from holding the whole game of `herd`, "" when nothing: "not solved
+  // in this folder" where none of the placing tables that herd adds to the smaller ones is
+  // there, else "of its placing tables, A.mtb, B.mtb and 5 more are missing" (deleted: the
+  // files to restore), then the fault of each that is there but unreadable.
   std::string whole_game_gap(int herd) const;
 
   static constexpr int kMaxCows = 24;

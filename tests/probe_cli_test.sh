@@ -321,6 +321,10 @@ rm "$work/deleted/0v0+3+3.mtb" "$work/deleted/2v3+1+0.mtb"
 expect_error "$work/deleted" "$start" \
   'the database holds the whole game for no herd (herd 3: of its placing tables, 2v3+1+0.mtb and 0v0+3+3.mtb are missing)' \
   --search-nodes 0
+# A herd that was never solved there is said so, without the files it would take.
+expect_error "$herd3" '......../......../........ w 4 4 0' \
+  'the position needs a herd of 4 cows or more; the database holds the whole game for herds up to 3 (herd 4: not solved in this folder)' \
+  --search-nodes 0
 # With it, the search answers them through the placing tables that are left.
 expect_searched "$work/deleted" "$herd3" "$start" 'WWW...../BB....../........ b 0 1 0'
 out=$("$mora" check --db "$work/deleted" 2>&1) && fail "check of a folder with deleted tables: exit 0"
