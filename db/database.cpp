@@ -178,8 +178,11 @@ std::string Database::whole_game_gap(int herd) const {
   constexpr int kListed = 3;
   std::vector<std::string> missing, unreadable;
   int lacking = 0;
+  bool added_any = false;  // of the tables this herd adds to the smaller herds'
   for (const Subspace& s : placing_subspaces(herd, game_.board().num_points())) {
-    if (tables_.count(s)) continue;
+    const bool there = tables_.count(s) > 0;
+    added_any |= s.herd() == herd && (there || unreadable_by_name_.count(s) > 0);
+    if (there) continue;
     if (++lacking > kListed) continue;
     const auto bad = unreadable_by_name_.find(s);
     if (bad != unreadable_by_name_.end())
@@ -188,10 +191,6 @@ std::string Database::whole_game_gap(int herd) const {
       missing.push_back(table_file_name(s));
   }
   if (lacking == 0) return "";
-  const bool added_any = std::ranges::any_of(
-      placing_subspaces(herd, game_.board().num_points()), [&](const Subspace& s) {
-        return s.herd() == herd && (tables_.count(s) || unreadable_by_name_.count(s));
-      });
   if (!added_any) return "not solved in this folder";
   std::string gap;
   for (std::size_t i = 0; i < missing.size(); ++i)

@@ -176,17 +176,17 @@ nlohmann::json answer_json(const Database& db, std::string_view position, Answer
       j["moves"].push_back(std::move(mj));
     }
   }
-  const BestLine line =
-      parts.line || parts.mainline ? db.best_line(pos, metric) : BestLine{{}, pos};
+  std::optional<BestLine> line;
+  if (parts.line || parts.mainline) line = db.best_line(pos, metric);
   if (parts.line) {
     j["line"] = nlohmann::json::array();
-    for (const Move& m : line.moves) j["line"].push_back(to_string(board, m));
-    j["line_end"] = why_line_stops(db.game(), line);
+    for (const Move& m : line->moves) j["line"].push_back(to_string(board, m));
+    j["line_end"] = why_line_stops(db.game(), *line);
   }
   if (parts.mainline) {
     j["mainline"] = nlohmann::json::array();
     Position at = pos;
-    for (const Move& m : line.moves) {
+    for (const Move& m : line->moves) {
       at = db.game().make(at, m);
       nlohmann::json ply = to_json(db.probe(at));
       ply["move"] = to_string(board, m);
